@@ -1,0 +1,74 @@
+// Loads and validates the clause catalog (spec/*.yaml). The catalog is the denominator of conformance:
+// a missing or duplicate ID is a load error, never a silent gap.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+
+export const SURFACES = ['translate', 'translate-tools', 'translate-web', 'gateway', 'static', 'recipes'] as const;
+export type Surface = (typeof SURFACES)[number];
+export type Level = 'must' | 'should' | 'unspecified';
+
+export interface Clause {
+  id: string;
+  surface: Surface;
+  document: string;
+  section: string;
+  level: Level;
+  text: string;
+  /** For `unspecified` clauses: what the reference implementation chose. */
+  reference?: string;
+}
+
+export interface Catalog {
+  clauses: Clause[];
+  byId: Map<string, Clause>;
+}
+
+interface CatalogFile {
+  surface: Surface;
+  document: string;
+  title: string;
+  clauses: Omit<Clause, 'surface' | 'document'>[];
+}
+
+export const SPEC_DIR = new URL('../../spec/', import.meta.url).pathname;
+const SCHEMA_FILE = join(SPEC_DIR, 'catalog.schema.json');
+
+export class CatalogError extends Error {}
+
+/** Loads every `spec/<surface>.yaml`; throws CatalogError naming the file and the fault. */
+export function loadCatalog(dir: string = SPEC_DIR): Catalog {
+  const validate = new Ajv({ allErrors: true }).compile<CatalogFile>(
+    JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')),
+  );
+  const clauses: Clause[] = [];
+  const byId = new Map<string, Clause>();
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  for (const file of files) {
+    const data: unknown = parse(readFileSync(join(dir, file), 'utf8'));
+    if (!validate(data)) {
+      const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+      throw new CatalogError(`${file}: schema violation: ${why}`);
+    }
+    if (file !== `${data.surface}.yaml`) throw new CatalogError(`${file}: surface "${data.surface}" must match the file name`);
+    for (const raw of data.clauses) {
+      if (!raw.id.startsWith(`${data.surface}/`)) {
+        throw new CatalogError(`${file}: clause ${raw.id} does not start with "${data.surface}/"`);
+      }
+      if (byId.has(raw.id)) throw new CatalogError(`${file}: duplicate clause ID ${raw.id}`);
+      const clause: Clause = { ...raw, surface: data.surface, document: data.document };
+      byId.set(clause.id, clause);
+      clauses.push(clause);
+    }
+  }
+  const present = new Set(clauses.map((c) => c.surface));
+  const absent = SURFACES.filter((s) => !present.has(s));
+  if (absent.length > 0 && dir === SPEC_DIR) throw new CatalogError(`no catalog for surface(s): ${absent.join(', ')}`);
+  return { clauses, byId };
+}
+
+/** The clause a test belongs to: the first three segments of its ID. */
+export function clauseIdOf(testId: string): string {
+  return testId.split('/').slice(0, 3).join('/');
+}
