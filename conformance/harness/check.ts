@@ -1,0 +1,66 @@
+// `check(id, fn)` registers one conformance case with ava. The ID is `<clause-id>/<behaviour>`; the clause
+// must exist in the catalog. Filtering (--only/--skip) and capabilities are decided here, at registration,
+// and reported to the runner as events.
+import test, { type ExecutionContext } from 'ava';
+import picomatch from 'picomatch';
+import { clauseIdOf, loadCatalog } from '../../tools/spec/catalog.ts';
+import { CaseContext } from './case-context.ts';
+import { type CaseStatus, emit } from './events.ts';
+import { runEnv } from './run-env.ts';
+
+export interface CaseOptions {
+  /** Capabilities the target must offer, for example `launch` (a `cmd:` target the harness can configure). */
+  needs?: string[];
+  /** Time limit of the case; default CONFORM_CASE_TIMEOUT_MS or 60 s. */
+  timeoutMs?: number;
+}
+
+export type CaseFn = (t: ExecutionContext, c: CaseContext) => Promise<void> | void;
+
+const catalog = loadCatalog();
+const isOnly = runEnv.only.length > 0 ? picomatch(runEnv.only) : () => true;
+const isSkipped = runEnv.skip.length > 0 ? picomatch(runEnv.skip) : () => false;
+
+function decide(id: string, needs: string[], capabilities: string[]): { status: CaseStatus; reason?: string } {
+  if (!isOnly(id) || isSkipped(id)) return { status: 'skipped', reason: 'filtered out by --only/--skip' };
+  const missing = needs.filter((n) => !capabilities.includes(n));
+  if (missing.length > 0) return { status: 'not-applicable', reason: `target lacks capability: ${missing.join(', ')}` };
+  return { status: 'run' };
+}
+
+async function withTimeout(work: Promise<void> | void, ms: number, id: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${id}: timed out after ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function check(id: string, fn: CaseFn): void;
+export function check(id: string, options: CaseOptions, fn: CaseFn): void;
+export function check(id: string, optionsOrFn: CaseOptions | CaseFn, maybeFn?: CaseFn): void {
+  const options = typeof optionsOrFn === 'function' ? {} : optionsOrFn;
+  const fn = typeof optionsOrFn === 'function' ? optionsOrFn : maybeFn!;
+  if (!/^[a-z0-9-]+(\/[a-z0-9-]+){3,}$/.test(id)) {
+    throw new Error(`case ID "${id}" must be <surface>/<area>/<rule>/<behaviour> in lowercase kebab-case`);
+  }
+  const clause = catalog.byId.get(clauseIdOf(id));
+  if (!clause) throw new Error(`case ${id}: no clause ${clauseIdOf(id)} in spec/`);
+  const target = runEnv.targets[clause.surface];
+  if (!target) throw new Error(`case ${id}: no target for surface ${clause.surface}`);
+  const { status, reason } = decide(id, options.needs ?? [], target.capabilities);
+  emit({ type: 'case', id, clause: clause.id, surface: clause.surface, status, ...(reason ? { reason } : {}) });
+  if (status !== 'run' || runEnv.listOnly) {
+    test.skip(id, () => {});
+    return;
+  }
+  test(id, async (t) => {
+    const c = new CaseContext(t, id, target);
+    t.teardown(() => c.close());
+    await withTimeout(fn(t, c), options.timeoutMs ?? runEnv.caseTimeoutMs, id);
+  });
+}

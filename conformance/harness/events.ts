@@ -1,0 +1,18 @@
+// Side channel from the suites to the runner: one JSON object per line, appended to CONFORM_EVENTS.
+// TAP tells pass or fail; events tell what TAP cannot (case metadata, not-applicable reasons, reproducers).
+import { appendFileSync } from 'node:fs';
+import { runEnv } from './run-env.ts';
+
+export type CaseStatus = 'run' | 'skipped' | 'not-applicable';
+
+export type HarnessEvent =
+  | { type: 'case'; id: string; clause: string; surface: string; status: CaseStatus; reason?: string }
+  | { type: 'repro'; id: string; lines: string[] }
+  | { type: 'launched'; id: string }
+  | { type: 'target-error'; id: string; message: string };
+
+export function emit(event: HarnessEvent): void {
+  if (!runEnv.eventsFile) return;
+  // One write per line: O_APPEND keeps lines from concurrent workers whole.
+  appendFileSync(runEnv.eventsFile, `${JSON.stringify(event)}\n`);
+}

@@ -1,0 +1,116 @@
+// A raw HTTP(S) client for black-box checks. It sends the path exactly as given (no URL normalisation, so
+// `/../` and broken percent-encodings reach the target), never follows redirects, and records every request
+// as a curl command line for the failure report.
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface HttpRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string | string[]>;
+  body?: string | Uint8Array;
+  timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+  json<T = unknown>(): T;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+function quote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function curlLine(base: URL, req: HttpRequest, options: ClientOptions = {}): string {
+  const parts = ['curl -sS -i --path-as-is'];
+  if (options.localAddress) parts.push(`--interface ${options.localAddress}`);
+  if (base.protocol === 'https:') parts.push('-k');
+  const method = req.method ?? 'GET';
+  if (method === 'HEAD') parts.push('-I');
+  else if (method !== 'GET') parts.push(`-X ${method}`);
+  for (const [name, value] of Object.entries(req.headers ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) parts.push(`-H ${quote(`${name}: ${v}`)}`);
+  }
+  if (req.body !== undefined) {
+    const text = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('latin1');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: detecting control bytes is the point
+    const printable = text.length <= 300 && !/[\x00-\x08\x0e-\x1f\x7f-\xff]/.test(text);
+    parts.push(printable ? `--data-binary ${quote(text)}` : `--data-binary @body.bin  # ${text.length} bytes`);
+  }
+  parts.push(quote(`${base.origin}${req.path}`));
+  return parts.join(' ');
+}
+
+export interface ClientOptions {
+  /** Source address of the connections (for example 127.0.0.2, to be another client on loopback). */
+  localAddress?: string;
+}
+
+function send(base: URL, req: HttpRequest, options: ClientOptions): { done: Promise<IncomingMessage>; abort(): void } {
+  const requester = base.protocol === 'https:' ? httpsRequest : httpRequest;
+  let abort = (): void => {};
+  const done = new Promise<IncomingMessage>((resolve, reject) => {
+    const r = requester({
+      host: base.hostname,
+      port: base.port,
+      method: req.method ?? 'GET',
+      path: req.path,
+      headers: req.headers,
+      agent: false,
+      rejectUnauthorized: false,
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      setHost: !Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === 'host'),
+    });
+    abort = () => r.destroy();
+    r.setTimeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => r.destroy(new Error(`no response within ${req.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`)));
+    r.once('response', resolve);
+    r.once('error', reject);
+    r.end(req.body);
+  });
+  return { done, abort: () => abort() };
+}
+
+export class HttpClient {
+  readonly base: URL;
+  readonly #record: (line: string) => void;
+  readonly #options: ClientOptions;
+
+  constructor(baseUrl: string, record: (line: string) => void = () => {}, options: ClientOptions = {}) {
+    this.base = new URL(baseUrl);
+    this.#record = record;
+    this.#options = options;
+  }
+
+  async request(req: HttpRequest): Promise<HttpResponse> {
+    this.#record(curlLine(this.base, req, this.#options));
+    const res = await send(this.base, req, this.#options).done;
+    const chunks: Buffer[] = [];
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const text = body.toString('utf8');
+    return {
+      status: res.statusCode ?? 0,
+      headers: res.headers,
+      body,
+      text,
+      json<T>(): T {
+        return JSON.parse(text) as T;
+      },
+    };
+  }
+
+  /** Opens a response and hands over the stream (event streams, chunked output); the caller destroys it. */
+  async open(req: HttpRequest): Promise<IncomingMessage> {
+    this.#record(curlLine(this.base, req, this.#options));
+    return send(this.base, { ...req, timeoutMs: req.timeoutMs ?? 60_000 }, this.#options).done;
+  }
+
+  get(path: string, headers?: Record<string, string | string[]>): Promise<HttpResponse> {
+    return this.request({ path, ...(headers ? { headers } : {}) });
+  }
+}

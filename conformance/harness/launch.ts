@@ -1,0 +1,161 @@
+// Starts a `cmd:` target: writes its files and config into a fresh directory, reserves ports, runs the
+// command template in its own process group, waits until every port accepts connections, and stops the
+// whole group afterwards.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { freePorts } from './free-ports.ts';
+
+export const PROJECT_ROOT = resolve(new URL('../..', import.meta.url).pathname);
+
+export type FileContent = string | Uint8Array | { content: string | Uint8Array; mode: number };
+
+export interface LaunchSpec {
+  /** Files to create, relative to the target directory (sub-folders are created). */
+  files?: Record<string, FileContent>;
+  /** The config file; `{config}` expands to its path. Given a function, it receives the reserved ports. */
+  config?: { name: string; content: string | ((ports: number[]) => string) };
+  /** How many ports to reserve; `{port}` is the first. Default 1. */
+  ports?: number;
+  env?: Record<string, string>;
+  /** `ports` (default): ready when every reserved port accepts a connection. `exit`: expect the process to end. */
+  wait?: 'ports' | 'exit';
+  /** Extra arguments appended to the command. */
+  args?: string[];
+}
+
+export interface Launched {
+  dir: string;
+  ports: number[];
+  port: number;
+  configPath: string | undefined;
+  configText: string | undefined;
+  commandLine: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(): Promise<void>;
+}
+
+export class TargetStartError extends Error {}
+
+const READY_TIMEOUT_MS = 15_000;
+const STOP_GRACE_MS = 3_000;
+const OUTPUT_LIMIT = 64 * 1024;
+
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function expandTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(port|config|dir|root)\}/g, (whole, name: string) => {
+    const value = values[name];
+    return value === undefined ? whole : shellQuote(value);
+  });
+}
+
+function writeFiles(dir: string, files: Record<string, FileContent>): void {
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(dir, name);
+    mkdirSync(dirname(path), { recursive: true });
+    if (typeof content === 'object' && 'mode' in content) {
+      writeFileSync(path, content.content);
+      chmodSync(path, content.mode);
+    } else {
+      writeFileSync(path, content);
+    }
+  }
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+function capture(stream: NodeJS.ReadableStream | null): () => string {
+  let text = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk: string) => {
+    text = (text + chunk).slice(-OUTPUT_LIMIT);
+  });
+  return () => text;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+export async function launch(template: string, baseEnv: Record<string, string>, spec: LaunchSpec): Promise<Launched> {
+  const dir = mkdtempSync(join(tmpdir(), 'conform-'));
+  const ports = await freePorts(spec.ports ?? 1);
+  const port = ports[0]!;
+  writeFiles(dir, spec.files ?? {});
+  let configPath: string | undefined;
+  let configText: string | undefined;
+  if (spec.config) {
+    configPath = join(dir, spec.config.name);
+    configText = typeof spec.config.content === 'function' ? spec.config.content(ports) : spec.config.content;
+    writeFileSync(configPath, configText);
+  }
+  const values = { port: String(port), dir, root: PROJECT_ROOT, ...(configPath ? { config: configPath } : {}) };
+  const commandLine = [expandTemplate(template, values), ...(spec.args ?? []).map(shellQuote)].join(' ');
+  const child = spawn('sh', ['-c', `exec ${commandLine}`], {
+    cwd: dir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port), ...baseEnv, ...spec.env },
+  });
+  const stdout = capture(child.stdout);
+  const stderr = capture(child.stderr);
+  let ended = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+    // 'close', not 'exit': it comes after the pipes drained, so stderr is complete.
+    child.once('close', (code, signal) => {
+      ended = true;
+      done({ code, signal });
+    });
+    child.once('error', () => {
+      ended = true;
+      done({ code: null, signal: null });
+    });
+  });
+  const stop = async (): Promise<void> => {
+    if (!ended) {
+      killGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    killGroup(child, 'SIGKILL'); // stragglers of the group
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, stop };
+  if (spec.wait === 'exit') return launched;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (const p of ports) {
+    while (!(await portOpen(p))) {
+      if (ended || Date.now() > deadline) {
+        const why = ended ? 'exited before listening' : `not listening on ${p} after ${READY_TIMEOUT_MS} ms`;
+        const err = stderr().trim();
+        await stop();
+        throw new TargetStartError(`target ${why}: ${commandLine}${err ? `\n--- stderr ---\n${err}` : ''}`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return launched;
+}

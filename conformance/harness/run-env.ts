@@ -1,0 +1,76 @@
+// The contract between the runner (tools/conform) and the suites: everything arrives in environment
+// variables, so a suite can also be run with plain `npx ava` (then the surface's reference is the target).
+import { loadReferenceTargets } from './reference-targets.ts';
+
+export type TargetKind = 'cmd' | 'url';
+
+export interface TargetSpec {
+  kind: TargetKind;
+  /** `cmd`: a command template with {port}, {config}, {dir} and {root} placeholders. */
+  command?: string;
+  /** `cmd`: extra environment for the command. */
+  env?: Record<string, string>;
+  /** `url`: the address of a running implementation. */
+  url?: string;
+  /** What the target offers; a case needing anything else is `not-applicable`. */
+  capabilities: string[];
+}
+
+export interface RunEnv {
+  /** Targets by surface name. */
+  targets: Record<string, TargetSpec>;
+  eventsFile: string | undefined;
+  only: string[];
+  skip: string[];
+  listOnly: boolean;
+  fcSeed: number | undefined;
+  fcPath: string | undefined;
+  fcRuns: number | undefined;
+  caseTimeoutMs: number;
+}
+
+export const ENV = {
+  targets: 'CONFORM_TARGETS',
+  events: 'CONFORM_EVENTS',
+  only: 'CONFORM_ONLY',
+  skip: 'CONFORM_SKIP',
+  list: 'CONFORM_LIST',
+  fcSeed: 'CONFORM_FC_SEED',
+  fcPath: 'CONFORM_FC_PATH',
+  fcRuns: 'CONFORM_FC_RUNS',
+  caseTimeout: 'CONFORM_CASE_TIMEOUT_MS',
+} as const;
+
+const DEFAULT_CASE_TIMEOUT_MS = 60_000;
+
+function jsonList(name: string): string[] {
+  const raw = process.env[name];
+  return raw ? (JSON.parse(raw) as string[]) : [];
+}
+
+function optionalNumber(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) throw new Error(`${name}=${raw}: not a number`);
+  return value;
+}
+
+function readTargets(): Record<string, TargetSpec> {
+  const raw = process.env[ENV.targets];
+  if (raw) return JSON.parse(raw) as Record<string, TargetSpec>;
+  // Direct ava run: fall back to the reference targets the runner would use.
+  return loadReferenceTargets();
+}
+
+export const runEnv: RunEnv = {
+  targets: readTargets(),
+  eventsFile: process.env[ENV.events] || undefined,
+  only: jsonList(ENV.only),
+  skip: jsonList(ENV.skip),
+  listOnly: process.env[ENV.list] === '1',
+  fcSeed: optionalNumber(ENV.fcSeed),
+  fcPath: process.env[ENV.fcPath] || undefined,
+  fcRuns: optionalNumber(ENV.fcRuns),
+  caseTimeoutMs: optionalNumber(ENV.caseTimeout) ?? DEFAULT_CASE_TIMEOUT_MS,
+};

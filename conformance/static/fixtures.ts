@@ -1,0 +1,30 @@
+// Shared file contents and request helpers of the static suite.
+export const ICON = Uint8Array.from([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0x68, 0x04, 0, 0, 0x16, 0, 0, 0]);
+
+export function basic(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+/** A POSIX shell CGI script (executable) printing a header block and then `body`. */
+export function shellScript(body: string, headers = 'Content-Type: text/plain'): { content: string; mode: number } {
+  return { content: `#!/bin/sh\nprintf '%s\\r\\n\\r\\n' '${headers}'\n${body}\n`, mode: 0o755 };
+}
+
+/** A multipart/form-data body with the given file parts. */
+export function multipart(
+  parts: { field?: string; name: string; type?: string; content: string | Uint8Array }[],
+  boundary = 'conformBoundary7MA4YWxkTrZu0gW',
+): { body: Buffer; contentType: string } {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.field ?? 'file'}"; filename="${p.name}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      Buffer.from(p.content),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}

@@ -1,0 +1,124 @@
+import { check, freePorts } from '../harness/index.ts';
+import { startSite } from './site.ts';
+import { type Echo, startUpstream } from './upstream.ts';
+
+const launch = { needs: ['launch'] };
+
+check('static/proxy/string-target/everything-forwarded', launch, async (t, c) => {
+  const up = await startUpstream(c, 'up');
+  const site = await startSite(c, { config: { proxy: up.url } });
+  const a = await site.http.get('/any/path?x=1');
+  const b = await site.http.get('/');
+  t.is(a.json<Echo>().upstream, 'up');
+  t.is(b.json<Echo>().upstream, 'up');
+  t.is(up.received.length, 2);
+});
+
+check('static/proxy/prefix-object/prefix-goes-to-its-target', launch, async (t, c) => {
+  const a = await startUpstream(c, 'a');
+  const b = await startUpstream(c, 'b');
+  const site = await startSite(c, { config: { proxy: { '/api': a.url, '/auth': b.url } } });
+  t.is((await site.http.get('/api/users')).json<Echo>().upstream, 'a');
+  t.is((await site.http.get('/auth/login')).json<Echo>().upstream, 'b');
+});
+
+check('static/proxy/non-matching-not-forwarded/goes-to-unhandled', launch, async (t, c) => {
+  const a = await startUpstream(c, 'a');
+  const site = await startSite(c, { config: { proxy: { '/api': a.url } } });
+  const res = await site.http.get('/elsewhere');
+  t.is(res.status, 404);
+  t.is(a.received.length, 0);
+});
+
+check('static/proxy/round-robin/targets-in-turn', launch, async (t, c) => {
+  const a = await startUpstream(c, 'a');
+  const b = await startUpstream(c, 'b');
+  const d = await startUpstream(c, 'c');
+  const site = await startSite(c, { config: { proxy: { '/api': [a.url, b.url, d.url] } } });
+  const seen: string[] = [];
+  for (let i = 0; i < 7; i++) seen.push((await site.http.get(`/api/${i}`)).json<Echo>().upstream);
+  t.deepEqual(seen, ['a', 'b', 'c', 'a', 'b', 'c', 'a']);
+});
+
+check('static/proxy/no-health-checks/down-target-keeps-its-turn', launch, async (t, c) => {
+  const a = await startUpstream(c, 'a');
+  const [deadPort] = await freePorts(1);
+  const site = await startSite(c, { config: { proxy: { '/api': [a.url, `http://127.0.0.1:${deadPort}`] } } });
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) statuses.push((await site.http.get('/api/x')).status);
+  t.is(statuses[0], 200);
+  t.true(statuses[1]! >= 500, `second request (dead target) answered ${statuses[1]}`);
+  t.is(statuses[2], 200);
+  t.true(statuses[3]! >= 500, `fourth request (dead target) answered ${statuses[3]}`);
+});
+
+check('static/proxy/array-of-prefix-objects/each-entry-forwarded', launch, async (t, c) => {
+  const a = await startUpstream(c, 'a');
+  const b = await startUpstream(c, 'b');
+  const d = await startUpstream(c, 'c');
+  const site = await startSite(c, { config: { proxy: [{ '/one': a.url }, { '/two': [b.url, d.url] }] } });
+  t.is((await site.http.get('/one/x')).json<Echo>().upstream, 'a');
+  t.is((await site.http.get('/two/x')).json<Echo>().upstream, 'b');
+  t.is((await site.http.get('/two/x')).json<Echo>().upstream, 'c');
+});
+
+check('static/proxy/request-relayed/method-headers-body-both-ways', launch, async (t, c) => {
+  const up = await startUpstream(c, 'up', () => ({ status: 201, headers: { 'x-reply': 'yes' }, body: 'CREATED' }));
+  const site = await startSite(c, { config: { proxy: { '/api': up.url } } });
+  const res = await site.http.request({
+    method: 'PUT',
+    path: '/api/items/7',
+    headers: { 'x-test': 'relay', 'content-type': 'text/plain' },
+    body: 'payload ü',
+  });
+  t.is(res.status, 201);
+  t.is(res.headers['x-reply'], 'yes');
+  t.is(res.text, 'CREATED');
+  const got = up.received[0]!;
+  t.is(got.method, 'PUT');
+  t.is(got.headers['x-test'], 'relay');
+  t.is(got.body, 'payload ü');
+});
+
+check('static/proxy/prefix-forwarded/full-path-and-query', launch, async (t, c) => {
+  const up = await startUpstream(c, 'up');
+  const site = await startSite(c, { config: { proxy: { '/api': up.url } } });
+  t.is((await site.http.get('/api/users?page=2')).json<Echo>().url, '/api/users?page=2');
+});
+
+check('static/proxy/prefix-matching/segment-boundary-longest-wins', launch, async (t, c) => {
+  const a = await startUpstream(c, 'a');
+  const b = await startUpstream(c, 'b');
+  const site = await startSite(c, { config: { proxy: { '/api': a.url, '/api/v2': b.url } } });
+  t.is((await site.http.get('/api/v2/x')).json<Echo>().upstream, 'b');
+  t.is((await site.http.get('/api/v1/x')).json<Echo>().upstream, 'a');
+  t.is((await site.http.get('/apix')).status, 404);
+});
+
+check('static/proxy/round-robin-scope/per-prefix', launch, async (t, c) => {
+  const a = await startUpstream(c, 'a');
+  const b = await startUpstream(c, 'b');
+  const site = await startSite(c, { config: { proxy: { '/one': [a.url, b.url], '/two': [a.url, b.url] } } });
+  const seen = [
+    (await site.http.get('/one/x')).json<Echo>().upstream,
+    (await site.http.get('/two/x')).json<Echo>().upstream,
+    (await site.http.get('/one/x')).json<Echo>().upstream,
+  ];
+  t.deepEqual(seen, ['a', 'a', 'b']);
+});
+
+check('static/proxy/host-and-forwarded-headers/target-host-and-x-forwarded', launch, async (t, c) => {
+  const up = await startUpstream(c, 'up');
+  const site = await startSite(c, { config: { proxy: up.url } });
+  const echo = (await site.http.get('/x', { host: 'front.test' })).json<Echo>();
+  t.is(echo.headers.host, `127.0.0.1:${up.port}`);
+  t.truthy(echo.headers['x-forwarded-for']);
+  t.is(echo.headers['x-forwarded-host'], 'front.test');
+});
+
+check('static/proxy/upstream-unreachable/502', launch, async (t, c) => {
+  const [deadPort] = await freePorts(1);
+  const site = await startSite(c, { config: { proxy: `http://127.0.0.1:${deadPort}`, healthCheck: true } });
+  t.is((await site.http.get('/x')).status, 502);
+  t.is((await site.http.get('/__health__')).status, 200, 'the server did not survive');
+});

@@ -1,0 +1,90 @@
+import { check } from '../harness/index.ts';
+import { startSite } from './site.ts';
+
+const launch = { needs: ['launch'] };
+
+async function statuses(get: () => Promise<{ status: number }>, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await get()).status);
+  return out;
+}
+
+check('static/rate-limit/default-limit-5/sixth-request-429', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: {} } });
+  t.deepEqual(await statuses(() => site.http.get('/x'), 7), [404, 404, 404, 404, 404, 429, 429]);
+});
+
+check('static/rate-limit/default-window-60000/still-blocked-after-seconds', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 1 } } });
+  await statuses(() => site.http.get('/x'), 2);
+  await new Promise((r) => setTimeout(r, 2500));
+  const res = await site.http.get('/x');
+  t.is(res.status, 429);
+  const retryAfter = Number(res.headers['retry-after'] ?? Number.NaN);
+  t.true(Number.isNaN(retryAfter) || (retryAfter > 50 && retryAfter <= 60), `Retry-After ${res.headers['retry-after']}`);
+});
+
+check('static/rate-limit/custom-limit/limit-respected', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 3 } } });
+  t.deepEqual(await statuses(() => site.http.get('/x'), 5), [404, 404, 404, 429, 429]);
+});
+
+check('static/rate-limit/custom-window/served-again-after-window', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 2, windowMs: 1500 } } });
+  const first = await statuses(() => site.http.get('/x'), 3);
+  await new Promise((r) => setTimeout(r, 1800));
+  const after = await site.http.get('/x');
+  t.deepEqual(first, [404, 404, 429]);
+  t.is(after.status, 404);
+});
+
+check('static/rate-limit/status-429/over-limit', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 1 }, folders: 'p' }, files: { 'p/a.txt': 'A' } });
+  t.is((await site.http.get('/a.txt')).status, 200);
+  t.is((await site.http.get('/a.txt')).status, 429);
+});
+
+check('static/rate-limit/custom-message/body-is-message', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 1, message: 'Slow down, please.' } } });
+  await site.http.get('/x');
+  const res = await site.http.get('/x');
+  t.is(res.status, 429);
+  t.is(res.text, 'Slow down, please.');
+});
+
+check('static/rate-limit/per-ip/other-client-not-blocked', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 1 } } });
+  await site.http.get('/x');
+  const blocked = await site.http.get('/x');
+  // Any 127/8 address reaches loopback: connecting from 127.0.0.2 makes another client.
+  const other = await c.http(`http://127.0.0.1:${site.port}`, { localAddress: '127.0.0.2' }).get('/x');
+  t.is(blocked.status, 429);
+  t.is(other.status, 404);
+});
+
+check('static/rate-limit/per-site/sites-count-separately', launch, async (t, c) => {
+  const site = await startSite(c, {
+    config: (p) => [
+      { port: p[0], host: 'one.test', rateLimit: { limit: 1 } },
+      { port: p[0], host: 'two.test', rateLimit: { limit: 1 } },
+    ],
+  });
+  t.is((await site.http.get('/x', { host: 'one.test' })).status, 404);
+  t.is((await site.http.get('/x', { host: 'one.test' })).status, 429);
+  t.is((await site.http.get('/x', { host: 'two.test' })).status, 404);
+});
+
+check('static/rate-limit/default-message/text-body', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 1 } } });
+  await site.http.get('/x');
+  const res = await site.http.get('/x');
+  t.is(res.text, 'Too many requests, please try again later.');
+});
+
+check('static/rate-limit/headers-and-window/ratelimit-headers', launch, async (t, c) => {
+  const site = await startSite(c, { config: { rateLimit: { limit: 1 } } });
+  await site.http.get('/x');
+  const res = await site.http.get('/x');
+  t.truthy(res.headers['retry-after']);
+  t.truthy(res.headers.ratelimit ?? res.headers['ratelimit-limit']);
+});

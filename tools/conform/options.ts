@@ -1,0 +1,101 @@
+// Command line of the runner. Public interface: CI scripts depend on these names.
+import { parseArgs } from 'node:util';
+import { UsageError } from './usage-error.ts';
+
+export interface TargetArg {
+  surface: string;
+  kind: 'url' | 'cmd';
+  value: string;
+}
+
+export interface ConformOptions {
+  surfaces: string[];
+  targets: TargetArg[];
+  only: string[];
+  skip: string[];
+  knownFailing: string | undefined;
+  list: boolean;
+  reportDir: string;
+  help: boolean;
+}
+
+export const DEFAULT_REPORT_DIR = 'reports';
+
+export const USAGE = `Usage: npm run conform -- [options]
+
+Runs the conformance suites against targets and writes reports.
+
+  --surface NAME           only this surface (repeatable); default: every surface that has a suite
+  --target NAME=URL        check the implementation running at URL for surface NAME
+  --target NAME=cmd:'CMD'  start CMD for each case; placeholders {port} {config} {dir} {root}
+                           (no --target: the surface's reference server)
+  --only GLOB              run only cases whose ID matches (repeatable)
+  --skip GLOB              skip cases whose ID matches (repeatable)
+  --known-failing FILE     YAML list of {glob, reason}: such cases must fail (expected-fail)
+  --list                   print every case ID with its clause, run nothing
+  --report-dir DIR         where report.json, junit.xml and report.html go (default ${DEFAULT_REPORT_DIR}/)
+  --help                   this text
+
+Exit codes: 0 every must-clause case passed; 1 a case failed; 2 usage or target error.
+Replay a property failure: CONFORM_FC_SEED=<seed> CONFORM_FC_PATH=<path> npm run conform -- --only '<id>'`;
+
+function parseTarget(raw: string): TargetArg {
+  const eq = raw.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--target ${raw}: expected NAME=URL or NAME=cmd:'COMMAND'`);
+  const surface = raw.slice(0, eq);
+  const value = raw.slice(eq + 1);
+  if (value.startsWith('cmd:')) {
+    const command = value.slice(4).trim();
+    if (!command) throw new UsageError(`--target ${raw}: empty command`);
+    return { surface, kind: 'cmd', value: command };
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--target ${raw}: "${value}" is neither a URL nor cmd:'COMMAND'`);
+  }
+  if (!/^(https?|grpcs?):$/.test(url.protocol)) throw new UsageError(`--target ${raw}: unsupported scheme ${url.protocol}`);
+  return { surface, kind: 'url', value };
+}
+
+export function parseOptions(argv: string[]): ConformOptions {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        surface: { type: 'string', multiple: true },
+        target: { type: 'string', multiple: true },
+        only: { type: 'string', multiple: true },
+        skip: { type: 'string', multiple: true },
+        'known-failing': { type: 'string' },
+        list: { type: 'boolean' },
+        'report-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const list = (name: string): string[] => (v[name] as string[] | undefined) ?? [];
+  const targets = list('target').map(parseTarget);
+  const seen = new Set<string>();
+  for (const t of targets) {
+    if (seen.has(t.surface)) throw new UsageError(`--target given twice for surface ${t.surface}`);
+    seen.add(t.surface);
+  }
+  return {
+    surfaces: list('surface'),
+    targets,
+    only: list('only'),
+    skip: list('skip'),
+    knownFailing: v['known-failing'] as string | undefined,
+    list: v.list === true,
+    reportDir: (v['report-dir'] as string | undefined) ?? DEFAULT_REPORT_DIR,
+    help: v.help === true,
+  };
+}

@@ -1,0 +1,70 @@
+// Runs the ava files of one surface as a child process with the harness environment and reads its TAP
+// stream. TAP says pass or fail per case; anything TAP reports that is not a case (a file that failed to
+// load, a worker that crashed) is a harness error.
+import { spawn } from 'node:child_process';
+import { Parser, type Result } from 'tap-parser';
+import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+
+export interface TapOutcome {
+  ok: boolean;
+  skip: boolean;
+  /** Failure message and details, flattened to text. */
+  detail: string;
+}
+
+export interface AvaRun {
+  tap: Map<string, TapOutcome>;
+  harnessErrors: string[];
+  stderr: string;
+}
+
+const AVA_CLI = `${PROJECT_ROOT}/node_modules/ava/entrypoints/cli.mjs`;
+const AVA_CONFIG = `${PROJECT_ROOT}/conformance/ava.config.mjs`;
+const STDERR_LIMIT = 32 * 1024;
+
+/** ava prefixes titles with the file (`site › static/...`); the case ID is the part after the last `›`. */
+function caseId(name: string): string {
+  const parts = name.split(' › ');
+  return parts[parts.length - 1]!.trim();
+}
+
+function describe(diag: unknown): string {
+  if (!diag || typeof diag !== 'object') return '';
+  const d = diag as { message?: unknown; details?: Record<string, unknown>; at?: unknown };
+  const lines: string[] = [];
+  if (typeof d.message === 'string' && d.message) lines.push(d.message);
+  for (const [label, value] of Object.entries(d.details ?? {})) lines.push(`${label}\n${String(value)}`);
+  if (lines.length === 0 && typeof d.at === 'string') lines.push(`at ${d.at}`);
+  return lines.join('\n');
+}
+
+export function runAva(files: string[], env: Record<string, string>, onCase: (id: string, ok: boolean) => void): Promise<AvaRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [AVA_CLI, '--config', AVA_CONFIG, '--tap', ...files], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const tap = new Map<string, TapOutcome>();
+    const harnessErrors: string[] = [];
+    let stderr = '';
+    const parser = new Parser();
+    parser.on('assert', (res: Result) => {
+      const id = caseId(res.name);
+      if (!/^[a-z0-9-]+(\/[a-z0-9-]+){3,}$/.test(id)) {
+        harnessErrors.push(`${res.name}${res.diag ? `\n${describe(res.diag)}` : ''}`);
+        return;
+      }
+      const skip = Boolean(res.skip) || Boolean(res.todo);
+      tap.set(id, { ok: res.ok, skip, detail: res.ok ? '' : describe(res.diag) });
+      if (!skip) onCase(id, res.ok);
+    });
+    child.stdout.pipe(parser);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_LIMIT);
+    });
+    child.once('error', reject);
+    child.once('close', () => resolve({ tap, harnessErrors, stderr }));
+  });
+}
