@@ -7,4 +7,7 @@ export default {
   nodeArguments: ['--import=tsx'],
   workerThreads: false,
   timeout: '30m',
+  // Cases mostly wait on their targets (processes, windows, timers): more files in flight than cores
+  // keeps both cores busy.
+  concurrency: 6,
 };

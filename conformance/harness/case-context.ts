@@ -38,18 +38,21 @@ export class CaseContext {
     this.#cleanups.push(cleanup);
   }
 
-  /** Starts the `cmd:` target with the files and config of `spec`. */
-  async launch(spec: LaunchSpec): Promise<Launched> {
-    if (this.target.kind !== 'cmd' || !this.target.command) {
+  /** Starts the `cmd:` target with the files and config of `spec`; `command` replaces the target's template
+   * (for example its alias command). */
+  async launch(spec: LaunchSpec, command: string | undefined = this.target.command): Promise<Launched> {
+    if (this.target.kind !== 'cmd' || !command) {
       throw new Error(`${this.id}: launch needs a cmd: target (declare needs: ['launch'])`);
     }
-    const started = await launch(this.target.command, this.target.env ?? {}, spec).catch((err: unknown) => {
+    const started = await launch(command, this.target.env ?? {}, spec).catch((err: unknown) => {
       emit({ type: 'target-error', id: this.id, message: String(err instanceof Error ? err.message : err) });
       throw err;
     });
     emit({ type: 'launched', id: this.id });
     this.#launched.push(started);
-    if (started.configText !== undefined) this.note(`# ${started.configPath?.split('/').pop()}: ${started.configText}`);
+    if (started.configText !== undefined) {
+      this.note(`# ${started.configPath?.split('/').pop()}: ${started.configText.replace(/\s*\n\s*/g, ' ')}`);
+    }
     this.note(`# command: ${started.commandLine}`);
     return started;
   }

@@ -4,3 +4,4 @@ export type { CaseContext, PropertyOptions } from './case-context.ts';
 export type { HttpClient, HttpRequest, HttpResponse } from './http-client.ts';
 export type { FileContent, Launched, LaunchSpec } from './launch.ts';
 export { freePorts } from './free-ports.ts';
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from './environment.ts';

@@ -19,11 +19,19 @@ export interface LaunchSpec {
   config?: { name: string; content: string | ((ports: number[]) => string) };
   /** How many ports to reserve; `{port}` is the first. Default 1. */
   ports?: number;
-  env?: Record<string, string>;
-  /** `ports` (default): ready when every reserved port accepts a connection. `exit`: expect the process to end. */
+  /** Extra environment; `undefined` removes a variable (for example PORT, which is set to `{port}`). */
+  env?: Record<string, string | undefined>;
+  /** `ports` (default): ready when every port in `listen` accepts a connection. `exit`: expect the process to end. */
   wait?: 'ports' | 'exit';
+  /** Ports that must accept connections before the target counts as ready; default the reserved ones. */
+  listen?: number[];
   /** Extra arguments appended to the command. */
   args?: string[];
+  /** Text written to the target's standard input, which is then closed. */
+  stdin?: string;
+  /** Run in this existing directory (kept afterwards) instead of a fresh one: a second command on the
+   * same files, such as stopping what the first one started. */
+  dir?: string;
 }
 
 export interface Launched {
@@ -37,6 +45,8 @@ export interface Launched {
   stderr(): string;
   /** Resolves when the process ends. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends a signal to the target's process group. */
+  kill(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -99,8 +109,29 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+function environment(port: number, ...layers: Record<string, string | undefined>[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+  }
+  return env;
+}
+
+/** Environment values may use {port} and {dir} too (not shell-quoted: they are not parsed by a shell). */
+function expandEnv(env: Record<string, string | undefined>, values: Record<string, string>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    out[name] = value?.replace(/\{(port|dir)\}/g, (_, key: string) => values[key]!);
+  }
+  return out;
+}
+
 export async function launch(template: string, baseEnv: Record<string, string>, spec: LaunchSpec): Promise<Launched> {
-  const dir = mkdtempSync(join(tmpdir(), 'conform-'));
+  const ownDir = spec.dir === undefined;
+  const dir = spec.dir ?? mkdtempSync(join(tmpdir(), 'conform-'));
   const ports = await freePorts(spec.ports ?? 1);
   const port = ports[0]!;
   writeFiles(dir, spec.files ?? {});
@@ -109,6 +140,7 @@ export async function launch(template: string, baseEnv: Record<string, string>, 
   if (spec.config) {
     configPath = join(dir, spec.config.name);
     configText = typeof spec.config.content === 'function' ? spec.config.content(ports) : spec.config.content;
+    mkdirSync(dirname(configPath), { recursive: true });
     writeFileSync(configPath, configText);
   }
   const values = { port: String(port), dir, root: PROJECT_ROOT, ...(configPath ? { config: configPath } : {}) };
@@ -116,9 +148,13 @@ export async function launch(template: string, baseEnv: Record<string, string>, 
   const child = spawn('sh', ['-c', `exec ${commandLine}`], {
     cwd: dir,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), ...baseEnv, ...spec.env },
+    stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    env: environment(port, baseEnv, expandEnv(spec.env ?? {}, { port: String(port), dir })),
   });
+  if (spec.stdin !== undefined) {
+    child.stdin?.on('error', () => {}); // the target may exit without reading it
+    child.stdin?.end(spec.stdin);
+  }
   const stdout = capture(child.stdout);
   const stderr = capture(child.stderr);
   let ended = false;
@@ -141,12 +177,13 @@ export async function launch(template: string, baseEnv: Record<string, string>, 
       clearTimeout(timer);
     }
     killGroup(child, 'SIGKILL'); // stragglers of the group
-    rmSync(dir, { recursive: true, force: true });
+    if (ownDir) rmSync(dir, { recursive: true, force: true });
   };
-  const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, stop };
+  const kill = (signal: NodeJS.Signals): void => killGroup(child, signal);
+  const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, kill, stop };
   if (spec.wait === 'exit') return launched;
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (const p of ports) {
+  for (const p of spec.listen ?? ports) {
     while (!(await portOpen(p))) {
       if (ended || Date.now() > deadline) {
         const why = ended ? 'exited before listening' : `not listening on ${p} after ${READY_TIMEOUT_MS} ms`;

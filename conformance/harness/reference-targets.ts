@@ -25,7 +25,11 @@ function bundle(entry: string, outfile: string): void {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    // Dependencies go into the bundle too (fewer files to resolve at each start); pm2 stays outside:
+    // it is large, loaded only by --cluster, and resolves its own files at run time.
+    external: ['pm2'],
+    // Some bundled CommonJS dependencies call require() for Node built-ins.
+    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     sourcemap: 'inline',
     logLevel: 'error',
   });

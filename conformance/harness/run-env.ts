@@ -10,6 +10,8 @@ export interface TargetSpec {
   command?: string;
   /** `cmd`: extra environment for the command. */
   env?: Record<string, string>;
+  /** `cmd`: a second command template (a short alias of the main command), when the target has one. */
+  aliasCommand?: string;
   /** `url`: the address of a running implementation. */
   url?: string;
   /** What the target offers; a case needing anything else is `not-applicable`. */
@@ -27,6 +29,8 @@ export interface RunEnv {
   fcPath: string | undefined;
   fcRuns: number | undefined;
   caseTimeoutMs: number;
+  /** A JSON file mapping clause ID to surface, written once by the runner; without it the catalog is loaded. */
+  clauseIndex: string | undefined;
 }
 
 export const ENV = {
@@ -39,6 +43,7 @@ export const ENV = {
   fcPath: 'CONFORM_FC_PATH',
   fcRuns: 'CONFORM_FC_RUNS',
   caseTimeout: 'CONFORM_CASE_TIMEOUT_MS',
+  clauseIndex: 'CONFORM_CLAUSE_INDEX',
 } as const;
 
 const DEFAULT_CASE_TIMEOUT_MS = 60_000;
@@ -73,4 +78,5 @@ export const runEnv: RunEnv = {
   fcPath: process.env[ENV.fcPath] || undefined,
   fcRuns: optionalNumber(ENV.fcRuns),
   caseTimeoutMs: optionalNumber(ENV.caseTimeout) ?? DEFAULT_CASE_TIMEOUT_MS,
+  clauseIndex: process.env[ENV.clauseIndex] || undefined,
 };

@@ -30,11 +30,14 @@ check('static/rate-limit/custom-limit/limit-respected', launch, async (t, c) => 
 });
 
 check('static/rate-limit/custom-window/served-again-after-window', launch, async (t, c) => {
-  const site = await startSite(c, { config: { rateLimit: { limit: 2, windowMs: 1500 } } });
-  const first = await statuses(() => site.http.get('/x'), 3);
-  await new Promise((r) => setTimeout(r, 1800));
+  const windowMs = 1500;
+  const site = await startSite(c, { config: { rateLimit: { limit: 2, windowMs } } });
+  // Windows need not start at this client's first request, so go until the first 429, then wait a window.
+  let firstLimited = 0;
+  for (let i = 1; i <= 8 && firstLimited === 0; i++) if ((await site.http.get('/x')).status === 429) firstLimited = i;
+  await new Promise((r) => setTimeout(r, windowMs + 300));
   const after = await site.http.get('/x');
-  t.deepEqual(first, [404, 404, 429]);
+  t.true(firstLimited >= 3, `first 429 at request ${firstLimited} (limit 2)`);
   t.is(after.status, 404);
 });
 

@@ -12,8 +12,15 @@ export interface SiteSpec {
   config: SiteConfig | SiteConfig[] | ((ports: number[]) => unknown) | null;
   files?: Record<string, FileContent>;
   ports?: number;
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined>;
   args?: string[];
+  stdin?: string;
+  /** Ports the target must listen on before it counts as ready (default: the reserved ones). */
+  listen?: number[];
+  /** Use this command template instead of the target's (its alias, for example). */
+  command?: string;
+  /** Reuse the directory of an earlier launch. */
+  dir?: string;
   /** Where to write the config, relative to the target directory (default `server-config.json`). */
   configName?: string;
 }
@@ -42,12 +49,15 @@ function launchSpec(spec: SiteSpec, wait: 'ports' | 'exit') {
     ports: spec.ports ?? 1,
     env: spec.env ?? {},
     args: spec.args ?? [],
+    ...(spec.stdin === undefined ? {} : { stdin: spec.stdin }),
+    ...(spec.listen ? { listen: spec.listen } : {}),
+    ...(spec.dir ? { dir: spec.dir } : {}),
     wait,
   };
 }
 
 export async function startSite(c: CaseContext, spec: SiteSpec, protocol: 'http' | 'https' = 'http'): Promise<Site> {
-  const launched = await c.launch(launchSpec(spec, 'ports'));
+  const launched = await c.launch(launchSpec(spec, 'ports'), spec.command ?? c.target.command);
   const client = (port: number, proto: 'http' | 'https' = 'http'): HttpClient => c.http(`${proto}://127.0.0.1:${port}`);
   return { launched, port: launched.port, dir: launched.dir, http: client(launched.port, protocol), client };
 }
@@ -56,13 +66,16 @@ export interface Exit {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** The target's directory (still there until the case ends) and reserved ports. */
+  dir: string;
+  ports: number[];
 }
 
 const EXIT_WAIT_MS = 10_000;
 
 /** Starts the target expecting it to end by itself (startup errors, --help); gives up after 10 s. */
 export async function runToExit(c: CaseContext, spec: SiteSpec): Promise<Exit> {
-  const launched = await c.launch(launchSpec(spec, 'exit'));
+  const launched = await c.launch(launchSpec(spec, 'exit'), spec.command ?? c.target.command);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((done) => {
     timer = setTimeout(() => done('timeout'), EXIT_WAIT_MS);
@@ -70,9 +83,8 @@ export async function runToExit(c: CaseContext, spec: SiteSpec): Promise<Exit> {
   const ended = await Promise.race([launched.exited, timeout]);
   clearTimeout(timer);
   if (ended === 'timeout') {
-    return { code: null, stdout: launched.stdout(), stderr: `(still running after ${EXIT_WAIT_MS} ms)\n${launched.stderr()}` };
+    const stderr = `(still running after ${EXIT_WAIT_MS} ms)\n${launched.stderr()}`;
+    return { code: null, stdout: launched.stdout(), stderr, dir: launched.dir, ports: launched.ports };
   }
-  // Let the pipes drain.
-  await new Promise((r) => setImmediate(r));
-  return { code: ended.code, stdout: launched.stdout(), stderr: launched.stderr() };
+  return { code: ended.code, stdout: launched.stdout(), stderr: launched.stderr(), dir: launched.dir, ports: launched.ports };
 }

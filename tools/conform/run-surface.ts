@@ -1,5 +1,5 @@
 // Runs one surface's suite against its target and turns the reports into case results.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HarnessEvent } from '../../conformance/harness/events.ts';
@@ -47,12 +47,15 @@ export async function runSurface(
 ): Promise<SurfaceRun> {
   const scratch = mkdtempSync(join(tmpdir(), 'conform-run-'));
   const eventsFile = join(scratch, 'events.jsonl');
+  const clauseIndex = join(scratch, 'clauses.json');
+  writeFileSync(clauseIndex, JSON.stringify(Object.fromEntries(catalog.clauses.map((c) => [c.id, c.surface]))));
   try {
     const ava = await runAva(
       suite.files,
       {
         [ENV.targets]: JSON.stringify({ [suite.surface]: target }),
         [ENV.events]: eventsFile,
+        [ENV.clauseIndex]: clauseIndex,
         [ENV.only]: JSON.stringify(settings.only),
         [ENV.skip]: JSON.stringify(settings.skip),
         [ENV.list]: settings.list ? '1' : '',

@@ -1,0 +1,16 @@
+// The faults the faulty static server can inject (FAULTS=a,b,...), each breaking one documented behaviour.
+export const FAULTS = {
+  /** The health object says "OK" and gives uptime as a string. */
+  'health-body': 'health status "OK", uptime a string',
+  /** Every 301 becomes 302. */
+  'redirect-status': 'redirects answer 302 instead of 301',
+  /** 429 becomes 200: the rate limit never bites. */
+  'rate-limit': 'rate limit never answers 429',
+  /** Paths with `..` are read from disk with a naive join: files outside the folders leak. */
+  traversal: 'dot-dot paths read outside the folders',
+  /** The Accept header is dropped before the unhandled step sees it. */
+  'unhandled-accept': 'unhandled ignores Accept',
+  /** The site's custom headers are stripped from responses. */
+  'drop-custom-headers': 'custom headers missing',
+} as const;
+export type Fault = keyof typeof FAULTS;

@@ -1,0 +1,108 @@
+// A deliberately faulty static/proxy server, for proving that the static suite can fail. It starts the
+// reference on a private port with the same config and relays every request through a mutating front:
+// each fault named in FAULTS (comma-separated) breaks one documented behaviour. Array configs and startup
+// errors pass through unchanged (the faults are defined on single-site configs).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { connect, createServer as netServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { Fault } from './faults.ts';
+
+
+
+const REFERENCE = resolve(new URL('../../../.cache/reference/static.mjs', import.meta.url).pathname);
+const faults = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean) as Fault[]);
+const on = (f: Fault) => faults.has(f);
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = netServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+function runReference(args: string[]): void {
+  const child = spawn(process.execPath, [REFERENCE, ...args], { stdio: 'inherit' });
+  child.on('exit', (code) => process.exit(code ?? 1));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => child.kill(signal));
+}
+
+function mutateHealth(body: Buffer): Buffer {
+  const health = JSON.parse(body.toString()) as Record<string, unknown>;
+  return Buffer.from(JSON.stringify({ ...health, status: 'OK', uptime: String(health.uptime) }));
+}
+
+async function main(): Promise<void> {
+  const file = join(process.cwd(), 'server-config.json');
+  const config: unknown = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  if (config === null || Array.isArray(config) || typeof config !== 'object') return runReference(process.argv.slice(2));
+  const site = config as Record<string, unknown>;
+  const publicPort = Number(site.port ?? process.env.PORT ?? 8000);
+  const innerPort = await freePort();
+  writeFileSync(join(process.cwd(), '.faulty-inner.json'), JSON.stringify({ ...site, port: innerPort }));
+  runReference(['--config', '.faulty-inner.json']);
+  const healthPath = typeof site.healthCheck === 'object' ? String((site.healthCheck as { path?: string }).path ?? '/__health__') : '/__health__';
+  const customHeaders = Object.keys((site.headers as Record<string, string> | undefined) ?? {}).map((h) => h.toLowerCase());
+  const folder = typeof site.folders === 'string' ? site.folders : Array.isArray(site.folders) ? String(site.folders[0]) : '.';
+
+  const front = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const decoded = (() => {
+      try {
+        return decodeURIComponent(path);
+      } catch {
+        return path;
+      }
+    })();
+    if (on('traversal') && decoded.includes('..')) {
+      const naive = join(process.cwd(), folder, decoded);
+      if (existsSync(naive)) {
+        res.end(readFileSync(naive));
+        return;
+      }
+    }
+    const headers: IncomingHttpHeaders = { ...req.headers };
+    if (on('unhandled-accept')) delete headers.accept;
+    const upstream = request({ host: '127.0.0.1', port: innerPort, method: req.method, path: req.url, headers }, (up) => {
+      const chunks: Buffer[] = [];
+      up.on('data', (c: Buffer) => chunks.push(c));
+      up.on('end', () => {
+        let status = up.statusCode ?? 502;
+        let body: Buffer = Buffer.concat(chunks);
+        const out: IncomingHttpHeaders = { ...up.headers };
+        if (on('health-body') && path === healthPath && status === 200) body = mutateHealth(body);
+        if (on('redirect-status') && status === 301) status = 302;
+        if (on('rate-limit') && status === 429) status = 200;
+        if (on('drop-custom-headers')) for (const h of customHeaders) delete out[h];
+        delete out['content-length'];
+        delete out['transfer-encoding'];
+        res.writeHead(status, { ...out, 'content-length': String(body.length) });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      });
+    });
+    upstream.on('error', () => {
+      res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  // Listen only once the reference answers, so readiness of the front means readiness of both.
+  while (!(await reachable(innerPort))) await new Promise((r) => setTimeout(r, 20));
+  front.listen(publicPort, '127.0.0.1');
+}
+
+function reachable(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+await main();

@@ -1,0 +1,107 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { freePorts } from '../../conformance/harness/free-ports.ts';
+import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import type { JsonReport } from '../conform/report-json.ts';
+import { runTool, tempDir } from './run-cli.ts';
+
+const HEALTH = 'static/health/default-path/**';
+
+const USAGE_ERRORS: [string, string[], RegExp][] = [
+  ['an unknown option', ['--bogus'], /bogus/],
+  ['a target that is neither URL nor command', ['--target', 'static=somewhere'], /neither a URL nor cmd:/],
+  ['a target without a name', ['--target', 'http://127.0.0.1:1'], /NAME=URL/],
+  ['an unknown surface', ['--surface', 'nope'], /unknown surface/],
+  ['a surface without a suite', ['--surface', 'recipes'], /no suite yet/],
+  ['a target for a surface not selected', ['--surface', 'static', '--target', 'recipes=http://127.0.0.1:1'], /no suite selected/],
+  ['a known-failing entry without reason', ['--known-failing', 'tools/test/fixtures/known-failing-no-reason.yaml'], /non-empty "reason"/],
+];
+
+for (const [what, args, message] of USAGE_ERRORS) {
+  test(`conform exits 2 on ${what}`, async (t) => {
+    const run = await runTool('conform', args);
+    t.is(run.code, 2);
+    t.regex(run.stderr, message);
+  });
+}
+
+test('conform --help documents the public options and exit codes', async (t) => {
+  const run = await runTool('conform', ['--help']);
+  t.is(run.code, 0);
+  for (const option of ['--surface', '--target', '--only', '--skip', '--known-failing', '--list', '--report-dir']) {
+    t.true(run.stdout.includes(option), option);
+  }
+});
+
+test('conform --list prints every case with its clause and runs nothing', async (t) => {
+  const run = await runTool('conform', ['--list']);
+  t.is(run.code, 0, run.stderr);
+  t.regex(run.stdout, /^static\/health\/default-path\/serves-health-object +static\/health\/default-path$/m);
+  t.notRegex(run.stdout, /^passed \d+/m, 'list mode printed a run summary');
+});
+
+test('an unreachable URL target is a target error (exit 2)', async (t) => {
+  const [port] = await freePorts(1);
+  const run = await runTool('conform', ['--target', `static=http://127.0.0.1:${port}`, '--only', HEALTH]);
+  t.is(run.code, 2);
+  t.regex(run.stderr, /not reachable/);
+});
+
+test('a command target that never starts is a target error showing its stderr (exit 2)', async (t) => {
+  const run = await runTool('conform', ['--target', "static=cmd:sh -c 'echo boom-from-target >&2; exit 3'", '--only', HEALTH]);
+  t.is(run.code, 2);
+  t.regex(run.stderr, /boom-from-target/);
+});
+
+test('a URL target runs what needs no launch; the rest is not-applicable', async (t) => {
+  const [port] = await freePorts(1);
+  const server = spawn(process.execPath, [join(PROJECT_ROOT, '.cache/reference/static.mjs')], {
+    cwd: tempDir(),
+    env: { ...process.env, PORT: String(port), STATIC_BIND: '127.0.0.1' },
+    stdio: 'ignore',
+  });
+  t.teardown(() => server.kill());
+  await new Promise((r) => setTimeout(r, 1500));
+  const reports = tempDir();
+  const run = await runTool('conform', ['--target', `static=http://127.0.0.1:${port}`, '--only', 'static/health/**', '--report-dir', reports]);
+  const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
+  t.is(run.code, 0, run.stderr);
+  t.true(report.summary.notApplicable > 0);
+  t.true(report.results.filter((r) => r.outcome === 'not-applicable').every((r) => /launch/.test(r.message)));
+});
+
+test('known-failing: a listed failure is expected-fail (exit 0), a listed pass is stale (exit 1)', async (t) => {
+  const dir = tempDir();
+  const list = join(dir, 'known.yaml');
+  writeFileSync(list, "- glob: 'static/health/body-status/**'\n  reason: the faulty target says OK\n");
+  const faulty = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/faulty/faulty-static.mjs')}`;
+  const only = ['--only', 'static/health/body-status/**'];
+  const expected = await runTool('conform', ['--target', faulty, ...only, '--known-failing', list, '--report-dir', dir], { FAULTS: 'health-body' });
+  const stale = await runTool('conform', [...only, '--known-failing', list, '--report-dir', dir]);
+  t.is(expected.code, 0, expected.stdout);
+  t.regex(expected.stdout, /expected-fail 1/);
+  t.is(stale.code, 1);
+  t.regex(stale.stdout, /the list is stale/);
+});
+
+test('reports: report.json has the documented shape, junit.xml validates, report.html shows the matrix', async (t) => {
+  const dir = tempDir();
+  const run = await runTool('conform', ['--only', 'static/health/**', '--skip', 'static/health/custom-path/**', '--report-dir', dir]);
+  t.is(run.code, 0, run.stderr);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+  t.is(report.schemaVersion, 1);
+  for (const key of ['passed', 'failed', 'skipped', 'notApplicable', 'informational', 'expectedFail'] as const) {
+    t.true(Number.isInteger(report.summary[key]), key);
+  }
+  t.deepEqual(report.coverage.map((c) => c.surface).sort(), ['gateway', 'recipes', 'static', 'translate', 'translate-tools', 'translate-web']);
+  t.true(report.results.some((r) => r.outcome === 'skipped' && r.id.startsWith('static/health/custom-path/')));
+  for (const r of report.results) t.deepEqual(Object.keys(r).slice(0, 5), ['id', 'clause', 'surface', 'outcome', 'message']);
+  execFileSync('xmllint', ['--noout', '--schema', join(PROJECT_ROOT, 'tools/test/junit.xsd'), join(dir, 'junit.xml')]);
+  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+  t.regex(junit, /<testcase name="static\/health\/default-path\/serves-health-object \[static\/health\/default-path\]" classname="static"/);
+  const html = readFileSync(join(dir, 'report.html'), 'utf8');
+  t.regex(html, /static\/health\/body-timestamp/);
+  t.regex(html, /static\/recipes|no case|static\/config/);
+});
