@@ -30,7 +30,8 @@ function bundle(entry: string, outfile: string): void {
     external: ['pm2'],
     // Some bundled CommonJS dependencies call require() for Node built-ins.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-    sourcemap: 'inline',
+    // A linked map file, not an inline one: an inline map is a 2 MB string in every process's heap.
+    sourcemap: 'linked',
     logLevel: 'error',
   });
   renameSync(tmp, out); // atomic: concurrent runs never see half a bundle

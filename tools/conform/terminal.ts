@@ -67,6 +67,12 @@ export function printSummary(
   write(line(head));
   for (const r of rows) write(line(r));
   write();
+  write('catalog coverage (must-clauses with at least one case):');
+  for (const c of cov) {
+    const pct = c.must === 0 ? 0 : Math.floor((100 * c.mustCovered) / c.must);
+    write(`  ${c.surface.padEnd(16)} ${String(c.clauses).padStart(4)} clauses  ${String(c.mustCovered).padStart(4)}/${c.must} must (${pct}%)`);
+  }
+  write();
   write(
     `passed ${summary.passed}, failed ${summary.failed}, informational ${summary.informational}, expected-fail ${summary.expectedFail}, not-applicable ${summary.notApplicable}, skipped ${summary.skipped}`,
   );

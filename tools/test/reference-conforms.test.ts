@@ -12,7 +12,7 @@ test('the reference servers pass every suite', async (t) => {
   const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
   const failed = report.results.filter((r) => r.outcome === 'fail').map((r) => `${r.id}: ${r.message.split('\n')[0]}`);
   t.deepEqual(failed, []);
-  t.is(run.code, 0, run.stderr);
+  t.is(run.code, 0, `${run.stderr}\n${run.stdout.slice(-3000)}`);
   const suites = new Set(report.results.map((r) => r.surface));
   for (const c of report.coverage.filter((x) => suites.has(x.surface))) t.is(c.mustCovered, c.must, `${c.surface} must-coverage`);
 });

@@ -2,7 +2,7 @@
 // Runs once at startup; every fault is a ConfigError naming its key path (`sites[1].redirects[0].status`).
 import { resolve } from 'node:path';
 import { normalizeCgi } from '../features/cgi.ts';
-import { normalizeUpload } from '../features/upload.ts';
+import { normalizeUpload } from '../features/upload-options.ts';
 import type { SiteContext } from '../site/handler.ts';
 import { ConfigError } from './config-error.ts';
 import { expectBoolean, expectHeaders, expectPort, expectString, isPlainObject, show } from './check-values.ts';

@@ -1,7 +1,7 @@
 // The fully normalised shape of one site. Every optional feature is either `null` (unconfigured: it adds
 // no middleware) or a complete options object, so the request path never checks for missing fields.
 import type { CgiOptions } from '../features/cgi.ts';
-import type { UploadOptions } from '../features/upload.ts';
+import type { UploadOptions } from '../features/upload-options.ts';
 
 export const DEFAULT_PORT = 8000;
 export const DEFAULT_CONFIG_NAME = 'server-config.json';

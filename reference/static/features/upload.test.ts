@@ -7,7 +7,8 @@ import test from 'ava';
 import polka from 'polka';
 import { ConfigError } from '../config/config-error.ts';
 import type { Handler, SiteContext } from '../site/handler.ts';
-import { createUploadHandler, normalizeUpload, savedName } from './upload.ts';
+import { normalizeUpload } from './upload-options.ts';
+import { createUploadHandler, savedName } from './upload.ts';
 
 const ctx: SiteContext = { baseDir: '/srv/site', mode: 'development', warn: () => {} };
 

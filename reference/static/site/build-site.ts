@@ -7,14 +7,12 @@ import polka from 'polka';
 import type { NormalizedSite } from '../config/normalize-site.ts';
 import type { SiteConfig } from '../config/site-config.ts';
 import { createBasicAuth } from '../features/basic-auth.ts';
-import { createCgiHandler } from '../features/cgi.ts';
 import { createCompression } from '../features/compression.ts';
 import { createCors } from '../features/cors.ts';
 import { createCustomHeaders } from '../features/custom-headers.ts';
 import { createFavicon } from '../features/favicon.ts';
 import { createHealth } from '../features/health.ts';
 import { createHelmet } from '../features/helmet.ts';
-import { createHotReload } from '../features/hot-reload.ts';
 import { createLogging } from '../features/logging.ts';
 import { createProxy } from '../features/proxy.ts';
 import { createRateLimit } from '../features/rate-limit.ts';
@@ -23,7 +21,6 @@ import { createResponseTime } from '../features/response-time.ts';
 import { loadSsl, type SslMaterial } from '../features/ssl.ts';
 import { createStaticFolders } from '../features/static-folders.ts';
 import { createUnhandled } from '../features/unhandled.ts';
-import { createUploadHandler } from '../features/upload.ts';
 import type { Handler, Request, Response } from './handler.ts';
 
 export interface BuiltSite {
@@ -53,6 +50,7 @@ export async function buildSite({ config, ctx }: NormalizedSite): Promise<BuiltS
   let injectHtml: ((html: string) => string) | null = null;
   if (config.hotReload) {
     const folders = [...new Set((config.folders ?? []).map((folder) => folder.dir))];
+    const { createHotReload } = await import('../features/hot-reload.ts');
     const hotReload = createHotReload(folders, ctx);
     wares.push(hotReload.handler);
     injectHtml = (html) => hotReload.injectHtml(html);
@@ -63,8 +61,8 @@ export async function buildSite({ config, ctx }: NormalizedSite): Promise<BuiltS
   if (config.headers) wares.push(createCustomHeaders(config.headers));
   if (config.redirects) wares.push(createRedirects(config.redirects));
   if (config.folders) wares.push(createStaticFolders(config.folders, ctx, injectHtml));
-  if (config.cgi) wares.push(createCgiHandler(config.cgi, ctx));
-  if (config.upload) wares.push(createUploadHandler(config.upload, ctx));
+  if (config.cgi) wares.push((await import('../features/cgi.ts')).createCgiHandler(config.cgi, ctx));
+  if (config.upload) wares.push((await import('../features/upload.ts')).createUploadHandler(config.upload, ctx));
   if (config.proxy) {
     const proxy = await createProxy(config.proxy);
     wares.push(proxy.handler);
