@@ -80,7 +80,8 @@ function writeFiles(dir: string, files: Record<string, FileContent>): void {
   }
 }
 
-function portOpen(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on the loopback port. */
+export function portOpen(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = connect({ port, host: '127.0.0.1' });
     socket.once('connect', () => {

@@ -2,9 +2,8 @@
 // generator gets core 1), on a loopback port, over the same files.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { PROJECT_ROOT, portOpen } from '../../conformance/harness/launch.ts';
 
 export interface Peer {
   name: string;
@@ -88,15 +87,7 @@ export async function startProcess(command: string[], env: Record<string, string
   const argv = HAS_TASKSET ? ['taskset', '-c', core, ...command] : command;
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
   for (let i = 0; i < 200; i++) {
-    const open = await new Promise<boolean>((done) => {
-      const s = connect({ port, host: '127.0.0.1' });
-      s.once('connect', () => {
-        s.destroy();
-        done(true);
-      });
-      s.once('error', () => done(false));
-    });
-    if (open) return child;
+    if (await portOpen(port)) return child;
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill();

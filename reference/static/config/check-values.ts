@@ -96,3 +96,19 @@ export function booleanOrObject(value: unknown, key: string): PlainObject | null
   if (isPlainObject(value)) return value;
   throw new ConfigError(key, `must be true, false or an options object (got ${show(value)})`);
 }
+
+/**
+ * The three forms of a directory-based feature (cgi, upload): a directory string (defaults otherwise), one
+ * options object, or an array of them; `entry` normalises one object, `fromDir` builds the string form.
+ */
+export function directoryForms<T>(
+  value: unknown,
+  key: string,
+  fromDir: (dir: string) => T,
+  entry: (item: unknown, key: string) => T,
+): T[] {
+  if (typeof value === 'string') return [fromDir(expectString(value, key))];
+  if (Array.isArray(value)) return value.map((item, i) => entry(item, `${key}[${i}]`));
+  if (isPlainObject(value)) return [entry(value, key)];
+  throw new ConfigError(key, `must be a directory string, an object or an array of objects (got ${show(value)})`);
+}

@@ -7,14 +7,15 @@ import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   childKey,
+  directoryForms,
   expectObject,
   expectString,
   expectUrlPath,
-  isPlainObject,
   show,
 } from '../config/check-values.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
+import { describeError as describe, sendText } from '../site/send.ts';
 
 export interface CgiOptions {
   /** URL path the scripts are mounted at: starts with `/`, no trailing slash except the root `/`. */
@@ -43,10 +44,12 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'up
 // ---------------------------------------------------------------------------------------------- options
 
 export function normalizeCgi(value: unknown, key: string, ctx: SiteContext): CgiOptions[] {
-  if (typeof value === 'string') return [{ ...defaults(ctx), dir: resolve(ctx.baseDir, expectString(value, key)) }];
-  if (Array.isArray(value)) return value.map((item, i) => normalizeEntry(item, `${key}[${i}]`, ctx));
-  if (isPlainObject(value)) return [normalizeEntry(value, key, ctx)];
-  throw new ConfigError(key, `must be a directory string, an object or an array of objects (got ${show(value)})`);
+  return directoryForms(
+    value,
+    key,
+    (dir) => ({ ...defaults(ctx), dir: resolve(ctx.baseDir, dir) }),
+    (item, itemKey) => normalizeEntry(item, itemKey, ctx),
+  );
 }
 
 function defaults(ctx: SiteContext): CgiOptions {
@@ -381,18 +384,3 @@ function pipeLines(stream: NodeJS.ReadableStream, prefix: string): void {
   });
 }
 
-function sendText(res: Response, status: number, text: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-function describe(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  return e?.code ? `${e.code}${e.path ? ` ${e.path}` : ''}` : String(e?.message ?? err);
-}

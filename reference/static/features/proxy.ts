@@ -6,6 +6,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import type httpProxy from 'http-proxy';
 import type { ProxyRule } from '../config/site-config.ts';
 import type { Handler, Response } from '../site/handler.ts';
+import { sendText } from '../site/send.ts';
 
 const BAD_GATEWAY = 'Bad Gateway';
 
@@ -101,10 +102,5 @@ function toTarget(url: URL): Record<string, unknown> {
 /** 502 when nothing was sent yet; once the head is out, the only honest signal is to cut the connection. */
 function sendBadGateway(res: Response | undefined): void {
   if (res === undefined || typeof res.writeHead !== 'function') return;
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': BAD_GATEWAY.length });
-  res.end(BAD_GATEWAY);
+  sendText(res, 502, BAD_GATEWAY);
 }

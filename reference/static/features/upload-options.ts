@@ -3,11 +3,11 @@
 import { resolve } from 'node:path';
 import {
   childKey,
+  directoryForms,
   expectInteger,
   expectObject,
   expectString,
   expectUrlPath,
-  isPlainObject,
   show,
 } from '../config/check-values.ts';
 import { ConfigError } from '../config/config-error.ts';
@@ -34,10 +34,12 @@ const OPTION_KEYS = ['path', 'dir', 'maxFileSize', 'maxFiles', 'allowedTypes', '
 const MIME_PATTERN = /^(\*\/\*|[a-z0-9!#$&^_.+-]+\/(\*|[a-z0-9!#$&^_.+-]+))$/;
 
 export function normalizeUpload(value: unknown, key: string, ctx: SiteContext): UploadOptions[] {
-  if (typeof value === 'string') return [{ ...defaults(ctx), dir: resolve(ctx.baseDir, expectString(value, key)) }];
-  if (Array.isArray(value)) return value.map((item, i) => normalizeEntry(item, `${key}[${i}]`, ctx));
-  if (isPlainObject(value)) return [normalizeEntry(value, key, ctx)];
-  throw new ConfigError(key, `must be a directory string, an object or an array of objects (got ${show(value)})`);
+  return directoryForms(
+    value,
+    key,
+    (dir) => ({ ...defaults(ctx), dir: resolve(ctx.baseDir, dir) }),
+    (item, itemKey) => normalizeEntry(item, itemKey, ctx),
+  );
 }
 
 function defaults(ctx: SiteContext): UploadOptions {

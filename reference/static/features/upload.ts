@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream';
 import busboy from 'busboy';
 import { lookup } from 'mrmime';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
+import { describeError as describe, sendJson, sendText } from '../site/send.ts';
 import type { UploadOptions } from './upload-options.ts';
 
 const MAX_STEM_LENGTH = 100;
@@ -229,24 +230,3 @@ export function savedName(original: string, now = Date.now(), random = randomByt
   return `${stem}-${now}-${random}${ext ? `.${ext}` : ''}`;
 }
 
-function sendJson(res: Response, status: number, body: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-function sendText(res: Response, status: number, text: string): void {
-  if (res.headersSent) return void res.destroy();
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-}
-
-function describe(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  return e?.code ? `${e.code} ${e.syscall ?? ''}`.trim() : String(e?.message ?? err);
-}

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BuiltSite } from '../site/build-site.ts';
 import type { Request } from '../site/handler.ts';
+import { sendText } from '../site/send.ts';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -27,8 +28,7 @@ export function createDispatcher(sites: BuiltSite[]): RequestListener {
   return (req, res) => {
     const site = pick(req.headers.host) ?? catchAll;
     if (site !== null) return site.handle(req as Request, res);
-    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': NOT_FOUND.length });
-    res.end(req.method === 'HEAD' ? undefined : NOT_FOUND);
+    sendText(res, 404, NOT_FOUND);
   };
 
   function pick(header: string | undefined): BuiltSite | undefined {

@@ -22,6 +22,7 @@ import { loadSsl, type SslMaterial } from '../features/ssl.ts';
 import { createStaticFolders } from '../features/static-folders.ts';
 import { createUnhandled } from '../features/unhandled.ts';
 import type { Handler, Request, Response } from './handler.ts';
+import { sendText } from './send.ts';
 
 export interface BuiltSite {
   config: SiteConfig;
@@ -99,22 +100,16 @@ const decodePath: Handler = (req, res, next) => {
     try {
       decoded = decodeURIComponent(raw);
     } catch {
-      return sendText(res, 400, req.method);
+      return sendStatus(res, 400);
     }
-    if (decoded.includes('\0')) return sendText(res, 400, req.method);
+    if (decoded.includes('\0')) return sendStatus(res, 400);
     req.path = decoded;
   }
   next();
 };
 
-function sendText(res: Response, status: number, method: string): void {
-  const text = STATUS_CODES[status] ?? 'Error';
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(method === 'HEAD' ? undefined : text);
+function sendStatus(res: Response, status: number): void {
+  sendText(res, status, STATUS_CODES[status] ?? 'Error');
 }
 
 /** polka's error hook: log one line (never the stack to the client), answer 500 or the error's 4xx/5xx. */
@@ -125,5 +120,5 @@ function sendError(error: unknown, req: Request, res: Response, label: string): 
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`error: ${label}${req.method} ${req.originalUrl ?? req.url}: ${message}\n`);
   }
-  sendText(res, code, req.method);
+  sendStatus(res, code);
 }

@@ -5,8 +5,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import { connect, createServer as netServer } from 'node:net';
+import { createServer as netServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { portOpen } from '../../../conformance/harness/launch.ts';
 import type { Fault } from './faults.ts';
 
 
@@ -90,19 +91,8 @@ async function main(): Promise<void> {
     req.pipe(upstream);
   });
   // Listen only once the reference answers, so readiness of the front means readiness of both.
-  while (!(await reachable(innerPort))) await new Promise((r) => setTimeout(r, 20));
+  while (!(await portOpen(innerPort))) await new Promise((r) => setTimeout(r, 20));
   front.listen(publicPort, '127.0.0.1');
-}
-
-function reachable(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
 }
 
 await main();
