@@ -52,7 +52,10 @@ export interface Launched {
 
 export class TargetStartError extends Error {}
 
-const READY_TIMEOUT_MS = 15_000;
+const READY_TIMEOUT_MS = 30_000;
+/** Targets starting at once in one worker: a file's cases all start together, and a slow target (one
+ * compiling TypeScript at start, say) would otherwise starve itself past its readiness limit. */
+const STARTING_AT_ONCE = 2;
 const STOP_GRACE_MS = 3_000;
 const OUTPUT_LIMIT = 64 * 1024;
 
@@ -130,7 +133,40 @@ function expandEnv(env: Record<string, string | undefined>, values: Record<strin
   return out;
 }
 
+let starting = 0;
+const waitingToStart: (() => void)[] = [];
+
+async function startSlot(): Promise<() => void> {
+  if (starting >= STARTING_AT_ONCE) await new Promise<void>((resolve) => waitingToStart.push(resolve));
+  starting++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    starting--;
+    waitingToStart.shift()?.();
+  };
+}
+
+/** Starts the target (at most STARTING_AT_ONCE per worker are starting at any moment). */
 export async function launch(template: string, baseEnv: Record<string, string>, spec: LaunchSpec): Promise<Launched> {
+  const release = await startSlot();
+  try {
+    const launched = await start(template, baseEnv, spec, release);
+    if (spec.wait !== 'exit') release();
+    return launched;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function start(
+  template: string,
+  baseEnv: Record<string, string>,
+  spec: LaunchSpec,
+  release: () => void,
+): Promise<Launched> {
   const ownDir = spec.dir === undefined;
   const dir = spec.dir ?? mkdtempSync(join(tmpdir(), 'conform-'));
   const ports = await freePorts(spec.ports ?? 1);
@@ -182,7 +218,11 @@ export async function launch(template: string, baseEnv: Record<string, string>, 
   };
   const kill = (signal: NodeJS.Signals): void => killGroup(child, signal);
   const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, kill, stop };
-  if (spec.wait === 'exit') return launched;
+  if (spec.wait === 'exit') {
+    // A command expected to end holds its start slot until it does (startup errors end quickly).
+    void exited.then(release);
+    return launched;
+  }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (const p of spec.listen ?? ports) {
     while (!(await portOpen(p))) {

@@ -257,7 +257,7 @@ async function streamProxy(c: CaseContext, targetPort: number): Promise<{ port: 
   return { port: (server.address() as AddressInfo).port, streams };
 }
 
-check('static/hot-reload/client-reconnects-3s/reconnects-3s-after-drop', { ...browser, timeoutMs: 30_000 }, async (t, c) => {
+check('static/hot-reload/client-reconnects-3s/reconnects-3s-after-drop', { ...browser, timeoutMs: 60_000 }, async (t, c) => {
   const site = await hotSite(c);
   const proxy = await streamProxy(c, site.port);
   const page = await (await openBrowser(c)).newPage();

@@ -71,9 +71,9 @@ export interface Exit {
   ports: number[];
 }
 
-const EXIT_WAIT_MS = 10_000;
+const EXIT_WAIT_MS = 30_000;
 
-/** Starts the target expecting it to end by itself (startup errors, --help); gives up after 10 s. */
+/** Starts the target expecting it to end by itself (startup errors, --help); gives up after 30 s. */
 export async function runToExit(c: CaseContext, spec: SiteSpec): Promise<Exit> {
   const launched = await c.launch(launchSpec(spec, 'exit'), spec.command ?? c.target.command);
   let timer: NodeJS.Timeout | undefined;
