@@ -1,22 +1,77 @@
+// Free loopback ports for targets. The kernel may hand the same free port to two cases at once (a port
+// is only reserved while bound, and targets bind it later), so every port handed out is also claimed in
+// a registry shared by all workers: an exclusive lock file holding the claimer's pid. A claim of a dead
+// process is stale and taken over. Claims end with `releasePorts` (or with the process).
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-/** Reserves `count` distinct free loopback ports (all held open together, then released). */
+const REGISTRY = join(tmpdir(), 'conform-ports');
+const MAX_TRIES = 50;
+const claimed = new Set<number>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Claims `port` for this process; false when a live process holds it. */
+function claim(port: number): boolean {
+  mkdirSync(REGISTRY, { recursive: true });
+  const file = join(REGISTRY, String(port));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      claimed.add(port);
+      return true;
+    } catch {
+      const holder = Number(readFileSync(file, { encoding: 'utf8', flag: 'r' }) || 0);
+      if (holder && alive(holder)) return false;
+      rmSync(file, { force: true }); // stale: its process is gone
+    }
+  }
+  return false;
+}
+
+export function releasePorts(ports: number[]): void {
+  for (const port of ports) {
+    if (claimed.delete(port)) rmSync(join(REGISTRY, String(port)), { force: true });
+  }
+}
+
+process.once('exit', () => releasePorts([...claimed]));
+
+async function bindAny(): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return server;
+}
+
+/** Reserves `count` distinct free loopback ports, each claimed in the registry until released. */
 export async function freePorts(count: number): Promise<number[]> {
   const servers: Server[] = [];
+  const ports: number[] = [];
   try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', () => resolve());
-      });
+    for (let tries = 0; ports.length < count; tries++) {
+      if (tries > MAX_TRIES) throw new Error(`no free port after ${MAX_TRIES} tries`);
+      const server = await bindAny();
+      servers.push(server); // held until all are chosen, so the kernel cannot repeat one of them
       const address = server.address();
       if (address === null || typeof address === 'string') throw new Error('no port assigned');
-      ports.push(address.port);
+      if (claim(address.port)) ports.push(address.port);
     }
     return ports;
+  } catch (err) {
+    releasePorts(ports);
+    throw err;
   } finally {
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   }

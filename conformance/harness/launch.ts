@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { freePorts } from './free-ports.ts';
+import { freePorts, releasePorts } from './free-ports.ts';
 
 export const PROJECT_ROOT = resolve(new URL('../..', import.meta.url).pathname);
 
@@ -215,6 +215,7 @@ async function start(
     }
     killGroup(child, 'SIGKILL'); // stragglers of the group
     if (ownDir) rmSync(dir, { recursive: true, force: true });
+    releasePorts(ports);
   };
   const kill = (signal: NodeJS.Signals): void => killGroup(child, signal);
   const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, kill, stop };
