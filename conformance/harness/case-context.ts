@@ -9,6 +9,7 @@ import { runEnv, type TargetSpec } from './run-env.ts';
 
 const REPRO_LINES = 12;
 const DEFAULT_RUNS = 50;
+const SHRINK_BUDGET_MS = 45_000;
 
 export interface PropertyOptions {
   numRuns?: number;
@@ -74,14 +75,20 @@ export class CaseContext {
     options: PropertyOptions = {},
   ): Promise<void> {
     const seed = runEnv.fcSeed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff));
+    const notesBefore = this.#repro.length;
     const details = await fc.check(fc.asyncProperty(arb, predicate), {
       seed,
       ...(runEnv.fcPath ? { path: runEnv.fcPath } : {}),
       numRuns: runEnv.fcRuns ?? options.numRuns ?? DEFAULT_RUNS,
-      endOnFailure: true,
+      // Runs may start servers: shrinking gets a time budget, and the smallest failure found by then is kept.
+      interruptAfterTimeLimit: SHRINK_BUDGET_MS,
     });
     this.#t.log(`fast-check seed ${seed}`);
     if (details.failed) {
+      // The notes of all runs and shrink attempts are noise: keep those of one more run of the smallest
+      // counterexample, so the reproducer shows exactly the failing config and requests.
+      this.#repro.length = notesBefore;
+      if (details.counterexample) await predicate(details.counterexample[0] as T).catch(() => undefined);
       this.note(`CONFORM_FC_SEED=${details.seed} CONFORM_FC_PATH=${details.counterexamplePath} npm run conform -- --only '${this.id}'`);
       this.#t.fail(fc.defaultReportMessage(details) ?? 'property failed');
       return;

@@ -22,13 +22,14 @@ function badge(r: CaseResult): string {
   const behaviour = r.id.slice(r.clause.length + 1);
   const detail = [r.message, ...r.reproducer].filter(Boolean).join('\n');
   const label = `<span class="b" style="background:${COLOR[r.outcome]}">${esc(r.outcome)}</span> ${esc(behaviour)}`;
-  return detail && r.outcome !== 'pass' ? `<details><summary>${label}</summary><pre>${esc(detail)}</pre></details>` : `<div>${label}</div>`;
+  const expandable = detail !== '' && r.outcome !== 'pass' && r.outcome !== 'skipped';
+  return expandable ? `<details><summary>${label}</summary><pre>${esc(detail)}</pre></details>` : `<div>${label}</div>`;
 }
 
 function clauseRow(clause: Clause, cases: CaseResult[]): string {
   const status = cases.length === 0 ? (clause.level === 'must' ? 'gap' : 'none') : '';
   const note = clause.reference ? `<div class="ref">reference: ${esc(clause.reference)}</div>` : '';
-  return `<tr class="${status}"><td><code>${esc(clause.id)}</code><div class="sec">${esc(clause.section)}</div></td><td>${clause.level}</td><td>${esc(clause.text)}${note}</td><td>${cases.length === 0 ? (status === 'gap' ? '<b>no case</b>' : '—') : cases.map(badge).join('')}</td></tr>`;
+  return `<tr class="${status}" id="${esc(clause.id)}"><td><code>${esc(clause.id)}</code><div class="sec">${esc(clause.section)}</div></td><td>${clause.level}</td><td>${esc(clause.text)}${note}</td><td>${cases.length === 0 ? (status === 'gap' ? '<b>no case</b>' : '—') : cases.map(badge).join('')}</td></tr>`;
 }
 
 export function htmlReport(
@@ -53,6 +54,13 @@ export function htmlReport(
 <table class="m"><tr><th>clause</th><th>level</th><th>rule (paraphrase)</th><th>cases</th></tr>${rows}</table>`;
   });
   const totals = Object.entries(summary).map(([k, v]) => `${k} <b>${v}</b>`).join(' · ');
+  const failures = results.filter((r) => r.outcome === 'fail');
+  const failureList =
+    failures.length === 0
+      ? ''
+      : `<h2>Failures</h2><ul>${failures
+          .map((r) => `<li><a href="#${esc(r.clause)}"><code>${esc(r.id)}</code></a> ${esc(catalog.byId.get(r.clause)?.text ?? '')}</li>`)
+          .join('')}</ul>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Conformance report</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;color:#1f2328}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:left}.m td:first-child{white-space:nowrap}
@@ -60,6 +68,7 @@ td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:lef
 tr.gap{background:#ffebe9}pre{white-space:pre-wrap;max-width:70em;font-size:12px}small{color:#57606a;font-weight:normal}</style>
 </head><body><h1>Conformance report</h1><p>${totals}</p>
 <table><tr><th>surface</th><th>clauses</th><th>must</th><th>must covered</th><th></th></tr>${covRows}</table>
+${failureList}
 ${sections.join('\n')}</body></html>
 `;
 }
