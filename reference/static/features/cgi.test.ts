@@ -1,34 +1,13 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import polka from 'polka';
 import { ConfigError } from '../config/config-error.ts';
-import type { Handler, SiteContext } from '../site/handler.ts';
+import type { SiteContext } from '../site/handler.ts';
+import { serve } from '../site/serve-for-tests.ts';
 import { createCgiHandler, normalizeCgi, scanHeaderBlock } from './cgi.ts';
 
 const ctx: SiteContext = { baseDir: '/srv/site', mode: 'development', warn: () => {} };
-
-async function serve(handler: Handler): Promise<{ url: string; close(): Promise<void> }> {
-  const notFound: Handler = (_req, res) => {
-    res.statusCode = 404;
-    res.end('Not Found');
-  };
-  const app = polka({ onNoMatch: notFound }).use(handler);
-  await new Promise<void>((done) => app.listen(0, '127.0.0.1', done));
-  const server = app.server as Server;
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 /** A scripts directory with an awkward name, and a sibling the scripts must never reach. */
 async function scripts(files: Record<string, [string, number]>): Promise<string> {
