@@ -12,5 +12,15 @@ export const FAULTS = {
   'unhandled-accept': 'unhandled ignores Accept',
   /** The site's custom headers are stripped from responses. */
   'drop-custom-headers': 'custom headers missing',
+  /** X-Response-Time is removed. */
+  'strip-response-time': 'no X-Response-Time header',
+  /** helmet's security headers are removed. */
+  'strip-security-headers': 'no security headers',
+  /** Every Access-Control-* header is removed. */
+  'strip-cors': 'no CORS headers',
+  /** Compressed bodies are sent uncompressed. */
+  'no-compression': 'responses never compressed',
+  /** --help / -h exits 1 without usage. */
+  'help-fails': '--help fails',
 } as const;
 export type Fault = keyof typeof FAULTS;

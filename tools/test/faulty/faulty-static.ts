@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import { createServer as netServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { portOpen } from '../../../conformance/harness/launch.ts';
 import type { Fault } from './faults.ts';
 
@@ -36,7 +37,18 @@ function mutateHealth(body: Buffer): Buffer {
   return Buffer.from(JSON.stringify({ ...health, status: 'OK', uptime: String(health.uptime) }));
 }
 
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'x-content-type-options',
+  'x-frame-options',
+  'strict-transport-security',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'referrer-policy',
+];
+
 async function main(): Promise<void> {
+  if (on('help-fails') && process.argv.some((a) => a === '--help' || a === '-h')) process.exit(1);
   const file = join(process.cwd(), 'server-config.json');
   const config: unknown = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
   if (config === null || Array.isArray(config) || typeof config !== 'object') return runReference(process.argv.slice(2));
@@ -78,6 +90,13 @@ async function main(): Promise<void> {
         if (on('redirect-status') && status === 301) status = 302;
         if (on('rate-limit') && status === 429) status = 200;
         if (on('drop-custom-headers')) for (const h of customHeaders) delete out[h];
+        if (on('strip-response-time')) delete out['x-response-time'];
+        if (on('strip-security-headers')) for (const h of SECURITY_HEADERS) delete out[h];
+        if (on('strip-cors')) for (const h of Object.keys(out)) if (h.startsWith('access-control-')) delete out[h];
+        if (on('no-compression') && out['content-encoding'] === 'gzip') {
+          body = gunzipSync(body);
+          delete out['content-encoding'];
+        }
         delete out['content-length'];
         delete out['transfer-encoding'];
         res.writeHead(status, { ...out, 'content-length': String(body.length) });
