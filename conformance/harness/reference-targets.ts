@@ -30,18 +30,21 @@ function bundle(entry: string, outfile: string): void {
     external: ['pm2'],
     // Some bundled CommonJS dependencies call require() for Node built-ins.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-    // A linked map file, not an inline one: an inline map is a 2 MB string in every process's heap.
-    sourcemap: 'linked',
+    // No source map: an inline one is a 2 MB string in every process's heap, and nothing reads a linked
+    // one without --enable-source-maps. To debug, run reference/<surface>/main.ts under tsx.
+    sourcemap: false,
     logLevel: 'error',
   });
   renameSync(tmp, out); // atomic: concurrent runs never see half a bundle
 }
 
-/** Reads conformance/reference-targets.json, building the bundles it names. */
-export function loadReferenceTargets(): Record<string, TargetSpec> {
+/** Reads conformance/reference-targets.json, building the bundles of the `surfaces` that will be used
+ * (all when not given). */
+export function loadReferenceTargets(surfaces?: string[]): Record<string, TargetSpec> {
   const entries = JSON.parse(readFileSync(FILE, 'utf8')) as Record<string, ReferenceEntry>;
   const targets: Record<string, TargetSpec> = {};
   for (const [surface, { bundle: b, ...target }] of Object.entries(entries)) {
+    if (surfaces !== undefined && !surfaces.includes(surface)) continue;
     if (b) bundle(b.entry, b.outfile);
     targets[surface] = target;
   }

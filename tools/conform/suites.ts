@@ -45,7 +45,7 @@ export function selectSuites(all: Suite[], names: string[]): Suite[] {
 
 /** The target of every selected surface: given with --target, else the reference. */
 export function resolveTargets(suites: Suite[], args: TargetArg[]): Record<string, TargetSpec> {
-  const reference = loadReferenceTargets();
+  const reference = loadReferenceTargets(suites.map((s) => s.surface).filter((s) => !args.some((a) => a.surface === s)));
   for (const arg of args) {
     if (!suites.some((s) => s.surface === arg.surface)) {
       throw new UsageError(`--target ${arg.surface}=…: no suite selected for surface ${arg.surface}`);

@@ -9,6 +9,7 @@ import { createServer as netServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { portOpen } from '../../../conformance/harness/launch.ts';
+import { loadReferenceTargets } from '../../../conformance/harness/reference-targets.ts';
 import type { Fault } from './faults.ts';
 
 
@@ -48,6 +49,8 @@ const SECURITY_HEADERS = [
 ];
 
 async function main(): Promise<void> {
+  // Run with --target, the runner builds no reference bundle: build it on first use.
+  if (!existsSync(REFERENCE)) loadReferenceTargets(['static']);
   if (on('help-fails') && process.argv.some((a) => a === '--help' || a === '-h')) process.exit(1);
   const file = join(process.cwd(), 'server-config.json');
   const config: unknown = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
