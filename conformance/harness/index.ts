@@ -5,3 +5,6 @@ export type { HttpClient, HttpRequest, HttpResponse } from './http-client.ts';
 export type { FileContent, Launched, LaunchSpec } from './launch.ts';
 export { freePorts } from './free-ports.ts';
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from './environment.ts';
+export { codeName, GrpcClient, type CallOptions, type GrpcOutcome } from './grpc-client.ts';
+export { launch, PROJECT_ROOT } from './launch.ts';
+export { runEnv } from './run-env.ts';

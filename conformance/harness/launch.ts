@@ -186,7 +186,7 @@ async function start(
     cwd: dir,
     detached: true,
     stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    env: environment(port, baseEnv, expandEnv(spec.env ?? {}, { port: String(port), dir })),
+    env: environment(port, expandEnv(baseEnv, { port: String(port), dir }), expandEnv(spec.env ?? {}, { port: String(port), dir })),
   });
   if (spec.stdin !== undefined) {
     child.stdin?.on('error', () => {}); // the target may exit without reading it

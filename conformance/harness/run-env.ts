@@ -16,6 +16,8 @@ export interface TargetSpec {
   url?: string;
   /** What the target offers; a case needing anything else is `not-applicable`. */
   capabilities: string[];
+  /** Facts from the target description file (--describe), for suites that need them. */
+  description?: Record<string, unknown>;
 }
 
 export interface RunEnv {

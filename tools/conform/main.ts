@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const catalog = loadCatalog();
   const suites = selectSuites(discoverSuites(), options.surfaces);
-  const targets = resolveTargets(suites, options.targets);
+  const targets = resolveTargets(suites, options.targets, options.describes);
   const known = options.knownFailing ? loadKnownFailing(options.knownFailing) : NO_KNOWN_FAILURES;
   const settings = { only: options.only, skip: options.skip, list: options.list, known };
   const progress = new Progress();

@@ -8,9 +8,15 @@ export interface TargetArg {
   value: string;
 }
 
+export interface DescribeArg {
+  surface: string;
+  file: string;
+}
+
 export interface ConformOptions {
   surfaces: string[];
   targets: TargetArg[];
+  describes: DescribeArg[];
   only: string[];
   skip: string[];
   knownFailing: string | undefined;
@@ -29,6 +35,8 @@ Runs the conformance suites against targets and writes reports.
   --target NAME=URL        check the implementation running at URL for surface NAME
   --target NAME=cmd:'CMD'  start CMD for each case; placeholders {port} {config} {dir} {root}
                            (no --target: the surface's reference server)
+  --describe NAME=FILE     a JSON file describing what the target of surface NAME offers (model keys,
+                           capabilities); see the surface's conformance/<surface>/README.md
   --only GLOB              run only cases whose ID matches (repeatable)
   --skip GLOB              skip cases whose ID matches (repeatable)
   --known-failing FILE     YAML list of {glob, reason}: such cases must fail (expected-fail)
@@ -69,6 +77,7 @@ export function parseOptions(argv: string[]): ConformOptions {
       options: {
         surface: { type: 'string', multiple: true },
         target: { type: 'string', multiple: true },
+        describe: { type: 'string', multiple: true },
         only: { type: 'string', multiple: true },
         skip: { type: 'string', multiple: true },
         'known-failing': { type: 'string' },
@@ -88,9 +97,15 @@ export function parseOptions(argv: string[]): ConformOptions {
     if (seen.has(t.surface)) throw new UsageError(`--target given twice for surface ${t.surface}`);
     seen.add(t.surface);
   }
+  const describes = list('describe').map((raw) => {
+    const eq = raw.indexOf('=');
+    if (eq <= 0 || eq === raw.length - 1) throw new UsageError(`--describe ${raw}: expected NAME=FILE`);
+    return { surface: raw.slice(0, eq), file: raw.slice(eq + 1) };
+  });
   return {
     surfaces: list('surface'),
     targets,
+    describes,
     only: list('only'),
     skip: list('skip'),
     knownFailing: v['known-failing'] as string | undefined,

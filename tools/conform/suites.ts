@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
+import { describeTarget, readDescription } from '../../conformance/harness/target-description.ts';
 import { SURFACES, type Surface } from '../spec/catalog.ts';
-import type { TargetArg } from './options.ts';
+import type { DescribeArg, TargetArg } from './options.ts';
 import { UsageError } from './usage-error.ts';
 
 const CONFORMANCE_DIR = join(PROJECT_ROOT, 'conformance');
@@ -44,7 +45,7 @@ export function selectSuites(all: Suite[], names: string[]): Suite[] {
 }
 
 /** The target of every selected surface: given with --target, else the reference. */
-export function resolveTargets(suites: Suite[], args: TargetArg[]): Record<string, TargetSpec> {
+export function resolveTargets(suites: Suite[], args: TargetArg[], describes: DescribeArg[] = []): Record<string, TargetSpec> {
   const reference = loadReferenceTargets(suites.map((s) => s.surface).filter((s) => !args.some((a) => a.surface === s)));
   for (const arg of args) {
     if (!suites.some((s) => s.surface === arg.surface)) {
@@ -60,6 +61,15 @@ export function resolveTargets(suites: Suite[], args: TargetArg[]): Record<strin
     else if (ref) targets[surface] = ref;
     else throw new UsageError(`surface ${surface} has no reference target in conformance/reference-targets.json`);
   }
+  for (const { surface, file } of describes) {
+    const target = targets[surface];
+    if (!target) throw new UsageError(`--describe ${surface}=…: no suite selected for surface ${surface}`);
+    try {
+      targets[surface] = describeTarget(target, readDescription(file));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   return targets;
 }
 
@@ -67,7 +77,7 @@ export function resolveTargets(suites: Suite[], args: TargetArg[]): Record<strin
 export async function assertReachable(surface: string, target: TargetSpec): Promise<void> {
   if (target.kind !== 'url' || !target.url) return;
   const url = new URL(target.url);
-  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const port = Number(url.port) || (url.protocol === 'https:' || url.protocol === 'grpcs:' ? 443 : 80);
   const ok = await new Promise<boolean>((done) => {
     const socket = connect({ host: url.hostname, port });
     socket.setTimeout(5000, () => socket.destroy(new Error('timeout')));

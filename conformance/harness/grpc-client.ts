@@ -1,0 +1,93 @@
+// A gRPC client for suites: unary calls built from the documented schema (proto/gen), answering with the
+// status instead of throwing, so a case can assert on the code. Each call leaves a `buf curl` line as
+// the failure's reproducer.
+import { create, type DescMessage, fromBinary, type MessageInitShape, type MessageShape, toBinary, toJsonString } from '@bufbuild/protobuf';
+import { Client, credentials, Metadata, status } from '@grpc/grpc-js';
+
+export interface CallOptions {
+  /** Request metadata (for example `x-redirect-id`). */
+  metadata?: Record<string, string>;
+  /** Deadline of the call; default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface GrpcOutcome<T> {
+  /** Numeric gRPC status code (0 = OK). */
+  code: number;
+  /** Its name: OK, INVALID_ARGUMENT, … */
+  codeName: string;
+  message: string;
+  response: T | undefined;
+}
+
+const CODE_NAMES = new Map(Object.entries(status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v as number, k]));
+
+export const codeName = (code: number): string => CODE_NAMES.get(code) ?? `CODE_${code}`;
+
+const identity = (bytes: Buffer): Buffer => bytes;
+
+type Method = { name: string; parent: { typeName: string } };
+
+/** `grpc://host:port` or `grpcs://host:port` (or a bare `host:port`). */
+export function grpcAddress(url: string): { address: string; tls: boolean } {
+  if (!url.includes('://')) return { address: url, tls: false };
+  const parsed = new URL(url);
+  return { address: parsed.host, tls: parsed.protocol === 'grpcs:' };
+}
+
+export class GrpcClient {
+  readonly address: string;
+  readonly #tls: boolean;
+  readonly #client: Client;
+  readonly #note: (line: string) => void;
+
+  constructor(url: string, note: (line: string) => void = () => {}) {
+    const { address, tls } = grpcAddress(url);
+    this.address = address;
+    this.#tls = tls;
+    this.#note = note;
+    this.#client = new Client(address, tls ? credentials.createSsl() : credentials.createInsecure(), {
+      'grpc.max_receive_message_length': 128 * 1024 * 1024,
+      'grpc.max_send_message_length': 128 * 1024 * 1024,
+    });
+  }
+
+  /** Calls a method of the documented service and decodes its response. */
+  async call<I extends DescMessage, O extends DescMessage>(
+    method: { name: string; parent: { typeName: string }; input: I; output: O },
+    init: MessageInitShape<I>,
+    options: CallOptions = {},
+  ): Promise<GrpcOutcome<MessageShape<O>>> {
+    const request = create(method.input, init);
+    this.#reproduce(method, toJsonString(method.input, request), options.metadata);
+    const raw = await this.callRaw(`/${method.parent.typeName}/${method.name}`, toBinary(method.input, request), options);
+    return { ...raw, response: raw.response && fromBinary(method.output, raw.response) };
+  }
+
+  /** Calls any path with raw request bytes; the response is raw bytes (for wire-level checks). */
+  callRaw(path: string, body: Uint8Array, options: CallOptions = {}): Promise<GrpcOutcome<Uint8Array>> {
+    const metadata = new Metadata();
+    for (const [name, value] of Object.entries(options.metadata ?? {})) metadata.set(name, value);
+    const deadline = new Date(Date.now() + (options.timeoutMs ?? 30_000));
+    return new Promise((resolve) => {
+      this.#client.makeUnaryRequest(path, identity, identity, Buffer.from(body), metadata, { deadline }, (err, response) => {
+        if (err) resolve({ code: err.code, codeName: codeName(err.code), message: err.details ?? err.message, response: undefined });
+        else resolve({ code: status.OK, codeName: 'OK', message: '', response: response ? new Uint8Array(response) : undefined });
+      });
+    });
+  }
+
+  #reproduce(method: Method, json: string, metadata: Record<string, string> = {}): void {
+    const headers = Object.entries(metadata).map(([k, v]) => ` -H '${k}: ${v}'`).join('');
+    const scheme = this.#tls ? 'https' : 'http';
+    const body = json.replace(/'/g, `'\\''`);
+    const shown = body.length > 2000 ? `${body.slice(0, 2000)}…` : body;
+    this.#note(
+      `npx buf curl --protocol grpc${this.#tls ? '' : ' --http2-prior-knowledge'} --schema proto${headers} -d '${shown}' ${scheme}://${this.address}/${method.parent.typeName}/${method.name}`,
+    );
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}

@@ -1,0 +1,88 @@
+// The translate suite's view of its target: one running instance per test file (started once when the
+// target is a command, or the given gRPC address), a client per case, and the facts of the target
+// description (see README.md in this folder).
+import test from 'ava';
+import type { CaseContext } from '../harness/case-context.ts';
+import { GrpcClient } from '../harness/grpc-client.ts';
+import { launch, type Launched } from '../harness/launch.ts';
+import { runEnv, type TargetSpec } from '../harness/run-env.ts';
+
+export interface LanguagePairFact {
+  /** Model key (empty: the default model). */
+  model: string;
+  /** BCP-47 codes of a pair the model supports. */
+  source: string;
+  target: string;
+  /** A short text in `source`. */
+  text: string;
+  /** The same pair in the model's native codes, when they differ from BCP-47. */
+  native?: { source: string; target: string };
+}
+
+export interface TranslateDescription {
+  capabilities?: string[];
+  /** Key of the default model. */
+  defaultModel: string;
+  /** A pair the default model supports. */
+  pair: LanguagePairFact;
+  /** A key that is configured but not in AllowedModels (capability `model-not-allowed`). */
+  notAllowedModel?: string;
+  /** An allowed key whose model file is missing (capability `model-file-missing`), with a pair it would
+   * serve. */
+  missingFileModel?: { model: string; source: string; target: string };
+  /** A BCP-47 code that `model` does not support (capability `unsupported-language`). */
+  unsupportedLanguage?: { model: string; language: string };
+  /** A key whose redirect leads back to this target (capability `redirect-loop`). */
+  redirectLoopModel?: string;
+  /** A key of the deterministic model behind fixtures/translate (capability `golden-model`). */
+  goldenModel?: string;
+  /** Whether the detector in use gives scores. */
+  detector: 'scored' | 'unscored';
+  /** Named extra environments for `cmd:` targets, for example `unscored-detector`. */
+  variants?: Record<string, { env?: Record<string, string>; args?: string[] }>;
+}
+
+export const target: TargetSpec = runEnv.targets.translate!;
+
+const FALLBACK: TranslateDescription = {
+  defaultModel: '',
+  pair: { model: '', source: 'en', target: 'es', text: 'Hello' },
+  detector: 'unscored',
+};
+
+/** The description's facts (defaults for a target described by nothing). */
+export const facts: TranslateDescription = { ...FALLBACK, ...(target?.description as Partial<TranslateDescription> | undefined) };
+
+const started = new Map<string, Promise<Launched>>();
+
+function start(variant: string | undefined): Promise<Launched> {
+  const key = variant ?? '';
+  let instance = started.get(key);
+  if (!instance) {
+    const extra = variant === undefined ? {} : (facts.variants?.[variant] ?? {});
+    instance = launch(target.command!, target.env ?? {}, { env: extra.env ?? {}, args: extra.args ?? [] });
+    started.set(key, instance);
+  }
+  return instance;
+}
+
+test.after.always(async () => {
+  await Promise.all([...started.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
+});
+
+/** A client of the target (for a `cmd:` target, of the instance this test file started; of the named
+ * variant's instance when `variant` is given). */
+export async function connect(c: CaseContext, variant?: string): Promise<GrpcClient> {
+  let address: string;
+  if (target.kind === 'url') {
+    if (variant !== undefined) throw new Error(`variant ${variant} needs a cmd: target`);
+    address = target.url!;
+  } else {
+    const instance = await start(variant);
+    address = `127.0.0.1:${instance.port}`;
+    c.note(`# target: ${instance.commandLine}`);
+  }
+  const client = new GrpcClient(address, (line) => c.note(line));
+  c.defer(() => client.close());
+  return client;
+}
