@@ -15,3 +15,60 @@ check('translate/capabilities/available-models/includes-default-model', async (t
   t.is(out.codeName, 'OK', out.message);
   t.true(out.response!.availableModels.includes(facts.defaultModel), `available_models: ${out.response?.availableModels}`);
 });
+
+check('translate/capabilities/available-models/listed-keys-are-allowed', async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  const models = caps.response?.availableModels ?? [];
+  t.true(models.length > 0, 'available_models is empty');
+  const { source, target, text } = facts.pair;
+  for (const model of models) {
+    const out = await client.call(TranslateService.method.translateText, { text, sourceLanguage: source, targetLanguage: target, model });
+    t.not(out.codeName, 'PERMISSION_DENIED', `model ${model} is listed but refused: ${out.message}`);
+  }
+});
+
+check('translate/capabilities/available-models/not-allowed-key-unlisted', { needs: ['model-not-allowed'] }, async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  t.is(caps.codeName, 'OK', caps.message);
+  t.false(caps.response!.availableModels.includes(facts.notAllowedModel!), `${facts.notAllowedModel} is listed`);
+});
+
+check('translate/capabilities/tts-available/matches-voice-list', async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  t.is(caps.codeName, 'OK', caps.message);
+  t.is(caps.response!.ttsAvailable, caps.response!.availableVoices.length > 0);
+});
+
+check('translate/capabilities/available-voices/one-entry-per-key', async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  const voices = caps.response?.availableVoices ?? [];
+  t.is(new Set(voices).size, voices.length, `duplicates in ${voices}`);
+  t.true(voices.every((v) => v.trim() !== ''), 'a blank voice key');
+});
+
+check('translate/capabilities/available-voices/empty-without-tts', { needs: ['tts-unconfigured'] }, async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  t.is(caps.codeName, 'OK', caps.message);
+  t.deepEqual(caps.response!.availableVoices, []);
+  t.false(caps.response!.ttsAvailable);
+});
+
+check('translate/capabilities/stt-available/false-without-stt', { needs: ['stt-unconfigured'] }, async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  t.is(caps.codeName, 'OK', caps.message);
+  t.false(caps.response!.sttAvailable);
+});
+
+check('translate/capabilities/stt-available/agrees-with-transcribe', async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  const out = await client.call(TranslateService.method.transcribeAudio, { audioData: new Uint8Array(0) });
+  // Without STT the call must be FAILED_PRECONDITION; with STT, an empty WAV fails for its content instead.
+  t.is(out.codeName === 'FAILED_PRECONDITION', caps.response?.sttAvailable === false, `stt_available=${caps.response?.sttAvailable}, TranscribeAudio: ${out.codeName}`);
+});

@@ -36,6 +36,9 @@ export interface TranslateDescription {
   redirectLoopModel?: string;
   /** A key of the deterministic model behind fixtures/translate (capability `golden-model`). */
   goldenModel?: string;
+  /** Texts with the raw label the detector (of a variant, when named) gives them (capability
+   * `detector-labels`). */
+  detectorLabels?: { text: string; label: string; variant?: string }[];
   /** Whether the detector in use gives scores. */
   detector: 'scored' | 'unscored';
   /** Named extra environments for `cmd:` targets, for example `unscored-detector`. */

@@ -12,8 +12,13 @@ export interface CliResult {
 }
 
 export function runTool(tool: 'conform' | 'spec', args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runScript(join('tools', tool, 'main.ts'), args, env);
+}
+
+/** Runs a TypeScript file of the project (path relative to the root) under tsx. */
+export function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'tools', tool, 'main.ts'), ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, script), ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,7 +5,7 @@ import { isAuto, type LanguageFormat } from '../core/language-codes.ts';
 import type { LanguagePair, TranslationModel } from '../models/translation-model.ts';
 
 export function toModelCode(model: TranslationModel, code: string, format: LanguageFormat): string {
-  return format === 'native' ? code.trim() : model.toNative(code);
+  return format === 'native' ? code : model.toNative(code);
 }
 
 /** The target code: required, never `auto`. */

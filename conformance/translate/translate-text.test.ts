@@ -1,0 +1,200 @@
+// TranslateText: the translation itself, source auto-detection and detected_language, the default model and
+// model_used, and the optional context. Expectations come from the target description's language pair
+// (facts.pair) and from the request. Where two translations of the same request are compared, the model is
+// taken to be deterministic for identical input, as machine-translation models are.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { TranslateService, type TranslateTextRequest } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { check } from '../harness/check.ts';
+import type { GrpcClient } from '../harness/grpc-client.ts';
+import { connect, facts } from './target.ts';
+
+/** A request's fields, any of them given. */
+type Fields<T> = Partial<Omit<T, '$typeName' | '$unknown'>>;
+type TextRequest = Fields<TranslateTextRequest>;
+const pair = facts.pair;
+/** The pair in the model's own codes (the BCP-47 codes when the model uses those). */
+const native = pair.native ?? { source: pair.source, target: pair.target };
+/** A well-formed BCP-47 tag: language, optional script, optional region. */
+const BCP47 = /^[a-z]{2,3}(-[a-z]{4})?(-([a-z]{2}|\d{3}))?$/i;
+const primary = (tag: string): string => tag.split('-')[0]!.toLowerCase();
+/** The model a request with an empty model field resolves to. */
+const resolvedModel = pair.model === '' ? facts.defaultModel : pair.model;
+
+function translate(client: GrpcClient, over: TextRequest = {}) {
+  const request: TextRequest = { text: pair.text, sourceLanguage: pair.source, targetLanguage: pair.target, model: pair.model, ...over };
+  return client.call(TranslateService.method.translateText, request);
+}
+
+// ---------------------------------------------------------------- rpc
+check('translate/translate-text/rpc/translates-pair', async (t, c) => {
+  const out = await translate(await connect(c));
+  t.is(out.codeName, 'OK', out.message);
+  t.truthy(out.response!.translatedText, 'translated_text is empty');
+  t.not(out.response!.translatedText, pair.text, 'translated_text is the input unchanged');
+});
+
+// ---------------------------------------------------------------- auto-detect-source
+for (const source of ['', 'auto']) {
+  const name = source === '' ? 'empty-source' : 'auto-source';
+  check(`translate/translate-text/auto-detect-source/${name}-detects-language`, async (t, c) => {
+    const out = await translate(await connect(c), { sourceLanguage: source });
+    t.is(out.codeName, 'OK', out.message);
+    t.is(primary(out.response!.detectedLanguage), primary(pair.source), `detected_language: ${out.response!.detectedLanguage}`);
+    t.not(out.response!.translatedText, pair.text, 'translated_text is the input unchanged');
+  });
+}
+
+check('translate/translate-text/auto-detect-source/same-translation-as-explicit', async (t, c) => {
+  const client = await connect(c);
+  const [auto, explicit] = await Promise.all([translate(client, { sourceLanguage: 'auto' }), translate(client)]);
+  t.is(auto.codeName, 'OK', auto.message);
+  t.is(explicit.codeName, 'OK', explicit.message);
+  t.is(auto.response!.translatedText, explicit.response!.translatedText);
+});
+
+// ---------------------------------------------------------------- detected-language-only-on-auto
+check('translate/translate-text/detected-language-only-on-auto/explicit-source-leaves-it-empty', async (t, c) => {
+  const out = await translate(await connect(c));
+  t.is(out.codeName, 'OK', out.message);
+  t.is(out.response!.detectedLanguage, '');
+});
+
+check('translate/translate-text/detected-language-only-on-auto/explicit-native-source-leaves-it-empty', async (t, c) => {
+  const out = await translate(await connect(c), { sourceLanguage: native.source, targetLanguage: native.target, languageFormat: 'native' });
+  t.is(out.codeName, 'OK', out.message);
+  t.is(out.response!.detectedLanguage, '');
+});
+
+check('translate/translate-text/detected-language-only-on-auto/auto-source-fills-it', async (t, c) => {
+  const client = await connect(c);
+  const outcomes = await Promise.all(['', 'auto'].map((s) => translate(client, { sourceLanguage: s })));
+  t.deepEqual(
+    outcomes.map((o) => o.codeName),
+    ['OK', 'OK'],
+  );
+  t.true(outcomes.every((o) => o.response!.detectedLanguage !== ''), 'detected_language empty for an auto source');
+});
+
+// ---------------------------------------------------------------- detected-language-format
+for (const format of ['', 'bcp47']) {
+  const name = format === '' ? 'empty-format' : 'bcp47-format';
+  check(`translate/translate-text/detected-language-format/${name}-gives-bcp47-tag`, async (t, c) => {
+    const out = await translate(await connect(c), { sourceLanguage: 'auto', languageFormat: format });
+    t.is(out.codeName, 'OK', out.message);
+    t.regex(out.response!.detectedLanguage, BCP47);
+    t.is(primary(out.response!.detectedLanguage), primary(pair.source));
+  });
+}
+
+check('translate/translate-text/detected-language-format/native-format-gives-native-code', async (t, c) => {
+  const client = await connect(c);
+  const out = await translate(client, { sourceLanguage: 'auto', targetLanguage: native.target, languageFormat: 'native' });
+  const detector = await client.call(TranslateService.method.detectLanguage, { text: pair.text, languageFormat: 'native' });
+  t.is(out.codeName, 'OK', out.message);
+  t.is(detector.codeName, 'OK', detector.message);
+  // Whose vocabulary is left open (translate/language-format/native-output-source): the model's code for
+  // the source language, or the detector's own label.
+  const accepted = [native.source, detector.response!.language];
+  t.true(accepted.includes(out.response!.detectedLanguage), `detected_language ${out.response!.detectedLanguage}, expected one of ${accepted}`);
+});
+
+// ---------------------------------------------------------------- default-model
+check('translate/translate-text/default-model/empty-model-translates', async (t, c) => {
+  const out = await translate(await connect(c), { model: '' });
+  t.is(out.codeName, 'OK', out.message);
+  t.not(out.response!.translatedText, pair.text);
+});
+
+check('translate/translate-text/default-model/same-as-naming-default', async (t, c) => {
+  const client = await connect(c);
+  const [implicit, named] = await Promise.all([translate(client, { model: '' }), translate(client, { model: facts.defaultModel })]);
+  t.is(implicit.codeName, 'OK', implicit.message);
+  t.is(named.codeName, 'OK', named.message);
+  t.is(implicit.response!.translatedText, named.response!.translatedText);
+});
+
+// ---------------------------------------------------------------- model-used
+check('translate/translate-text/model-used/names-requested-key', async (t, c) => {
+  const out = await translate(await connect(c), { model: resolvedModel });
+  t.is(out.codeName, 'OK', out.message);
+  t.is(out.response!.modelUsed, resolvedModel);
+});
+
+check('translate/translate-text/model-used/names-default-key-when-empty', async (t, c) => {
+  const out = await translate(await connect(c), { model: '', sourceLanguage: 'auto' });
+  t.is(out.codeName, 'OK', out.message);
+  t.is(out.response!.modelUsed, facts.defaultModel);
+});
+
+check('translate/translate-text/model-used/listed-in-capabilities', async (t, c) => {
+  const client = await connect(c);
+  const out = await translate(client);
+  const caps = await client.call(TranslateService.method.getCapabilities, {});
+  t.is(out.codeName, 'OK', out.message);
+  t.true(caps.response!.availableModels.includes(out.response!.modelUsed), `model_used ${out.response!.modelUsed}`);
+});
+
+// ---------------------------------------------------------------- context-optional
+check('translate/translate-text/context-optional/omitted-context-succeeds', async (t, c) => {
+  const out = await translate(await connect(c));
+  t.is(out.codeName, 'OK', out.message);
+});
+
+check('translate/translate-text/context-optional/given-context-succeeds', async (t, c) => {
+  const out = await translate(await connect(c), { context: 'A greeting at the start of a friendly letter.' });
+  t.is(out.codeName, 'OK', out.message);
+  t.truthy(out.response!.translatedText);
+});
+
+check('translate/translate-text/context-optional/any-context-never-fails', { timeoutMs: 120_000 }, async (_t, c) => {
+  const client = await connect(c);
+  await c.property(
+    fc.string({ unit: 'grapheme', maxLength: 200 }),
+    async (context) => {
+      const out = await translate(client, { context });
+      assert.equal(out.codeName, 'OK', `context ${JSON.stringify(context)}: ${out.message}`);
+    },
+    { numRuns: 30 },
+  );
+});
+
+// ---------------------------------------------------------------- unspecified (informational)
+check('translate/translate-text/context-non-llm/context-ignored', async (t, c) => {
+  const client = await connect(c);
+  const [plain, hinted] = await Promise.all([translate(client), translate(client, { context: 'formal register, legal text' })]);
+  t.deepEqual([plain.codeName, hinted.codeName], ['OK', 'OK'], hinted.message);
+  t.is(hinted.response!.translatedText, plain.response!.translatedText);
+});
+
+check('translate/translate-text/blank-text/returned-unchanged', async (t, c) => {
+  const client = await connect(c);
+  for (const text of ['', '   \n\t']) {
+    const out = await translate(client, { text });
+    t.is(out.codeName, 'OK', out.message);
+    t.is(out.response!.translatedText, text);
+    t.is(out.response!.modelUsed, resolvedModel);
+  }
+});
+
+check('translate/translate-text/blank-text/auto-source-gives-und', async (t, c) => {
+  const out = await translate(await connect(c), { text: '  ', sourceLanguage: 'auto' });
+  t.is(out.codeName, 'OK', out.message);
+  t.is(out.response!.detectedLanguage, 'und');
+});
+
+check('translate/translate-text/same-language/text-unchanged', async (t, c) => {
+  const out = await translate(await connect(c), { targetLanguage: pair.source });
+  t.is(out.codeName, 'OK', out.message);
+  t.is(out.response!.translatedText, pair.text);
+  t.is(out.response!.modelUsed, resolvedModel);
+});
+
+check('translate/translate-text/empty-target/invalid-argument', async (t, c) => {
+  const client = await connect(c);
+  for (const target of ['', 'auto']) {
+    const out = await translate(client, { targetLanguage: target });
+    t.is(out.codeName, 'INVALID_ARGUMENT', `target_language ${JSON.stringify(target)}`);
+    t.regex(out.message, /target_language/);
+  }
+});

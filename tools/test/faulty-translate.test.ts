@@ -1,0 +1,132 @@
+// The translate suite can fail: the faulty translation service (tools/test/faulty/faulty-translate.ts, a
+// gRPC front over the reference) breaks documented rules, and for each set of faults exactly their
+// clauses must go red - no more (no collateral), no fewer (no blind spot).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import type { JsonReport } from '../conform/report-json.ts';
+import { TRANSLATE_FAULTS, type TranslateFault } from './faulty/faulty-translate-faults.ts';
+import { runTool, tempDir } from './run-cli.ts';
+
+interface FaultRun {
+  faults: TranslateFault[];
+  selection: string[];
+  expectedRed: string[];
+}
+
+// The target runs in a fresh directory, where a bare `--import tsx` would not resolve: name tsx's loader.
+const TARGET = 'translate=cmd:node --import {root}/node_modules/tsx/dist/loader.mjs {root}/tools/test/faulty/faulty-translate.ts --port {port}';
+// The front relays to a reference with the reference target's configuration: the same facts hold.
+const DESCRIPTION = join(PROJECT_ROOT, 'conformance/translate/reference-target/description.json');
+
+const RUNS: FaultRun[] = [
+  {
+    faults: ['flores200-accepted', 'not-allowed-invalid', 'unknown-model-default', 'precondition-internal', 'capabilities-field-1'],
+    selection: [
+      'translate/language-format/flores200-rejected/**',
+      'translate/errors/model-not-allowed/**',
+      'translate/errors/unknown-model/**',
+      'translate/errors/unknown-before-not-allowed/**',
+      'translate/errors/model-file-missing/**',
+      'translate/errors/redirect-cycle/**',
+      'translate/errors/*-without-*/**',
+      'translate/errors/unsupported-language/**',
+      'translate/errors/unsupported-language-format/every-rpc',
+      'translate/capabilities/**',
+      'translate/versioning/**',
+      'translate/proto/get-capabilities-response/**',
+    ],
+    expectedRed: [
+      // flores200-accepted
+      'translate/language-format/flores200-rejected',
+      // not-allowed-invalid
+      'translate/errors/model-not-allowed',
+      // unknown-model-default
+      'translate/errors/unknown-model',
+      // precondition-internal (stt-available: TranscribeAudio is checked to be refused with FAILED_PRECONDITION)
+      'translate/capabilities/stt-available',
+      'translate/errors/redirect-cycle',
+      'translate/errors/synthesize-without-voice',
+      'translate/errors/transcribe-without-stt',
+      'translate/errors/translate-audio-without-speech',
+      // capabilities-field-1
+      'translate/proto/get-capabilities-response',
+      'translate/versioning/reserved-supported-languages',
+    ],
+  },
+  {
+    faults: [
+      'detected-always',
+      'model-used-empty',
+      'localization-skips-arrays',
+      'count-includes-reused',
+      'probability-out-of-range',
+      'native-label-bcp47',
+    ],
+    selection: [
+      'translate/translate-text/rpc/**',
+      'translate/translate-text/auto-detect-source/**',
+      'translate/translate-text/detected-language-only-on-auto/**',
+      'translate/translate-text/detected-language-format/**',
+      'translate/translate-text/default-model/**',
+      'translate/translate-text/model-used/**',
+      'translate/localization/rpc/returns-translated-json',
+      'translate/localization/strings-in-arrays/arrays-and-nested-arrays',
+      'translate/localization/structure-preserved/**',
+      'translate/localization/non-strings-unchanged/**',
+      'translate/localization/strings-translated-count/counts-non-blank-leaves',
+      'translate/localization/existing-translation-reused/**',
+      'translate/localization/reused-not-counted/count-excludes-reused',
+      'translate/detect/rpc/detects-sample-languages',
+      'translate/detect/language-in-format/bcp47-tags',
+      'translate/detect/probability-range/samples',
+      'translate/detect/native-raw-label/**',
+    ],
+    expectedRed: [
+      // detected-always
+      'translate/translate-text/detected-language-only-on-auto',
+      // model-used-empty
+      'translate/translate-text/model-used',
+      // localization-skips-arrays (the count case's document has a string in an array)
+      'translate/localization/strings-in-arrays',
+      'translate/localization/strings-translated-count',
+      // count-includes-reused
+      'translate/localization/reused-not-counted',
+      // probability-out-of-range
+      'translate/detect/probability-range',
+      // native-label-bcp47 (seen through the labels the description declares)
+      'translate/detect/native-raw-label',
+    ],
+  },
+];
+
+for (const { faults, selection, expectedRed } of RUNS) {
+  test(`a faulty translation service (${faults.join(', ')}) turns exactly the expected clauses red`, async (t) => {
+    const reports = tempDir();
+    const run = await runTool(
+      'conform',
+      [
+        '--surface',
+        'translate',
+        '--target',
+        TARGET,
+        '--describe',
+        `translate=${DESCRIPTION}`,
+        ...selection.flatMap((g) => ['--only', g]),
+        '--report-dir',
+        reports,
+      ],
+      { FAULTS: faults.join(',') },
+    );
+    const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
+    const red = [...new Set(report.results.filter((r) => r.outcome === 'fail').map((r) => r.clause))].sort();
+    t.is(run.code, 1, run.stderr);
+    t.deepEqual(red, [...expectedRed].sort());
+    t.regex(run.stdout, /FAIL translate\/\S+\n {2}clause translate\/\S+ \(must\): [\s\S]*reproduce:/);
+  });
+}
+
+test('every fault of the faulty translation service is exercised', (t) => {
+  t.deepEqual(RUNS.flatMap((r) => r.faults).sort(), (Object.keys(TRANSLATE_FAULTS) as TranslateFault[]).sort());
+});
