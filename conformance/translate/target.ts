@@ -19,6 +19,13 @@ export interface LanguagePairFact {
   native?: { source: string; target: string };
 }
 
+export interface Variant {
+  env?: Record<string, string>;
+  args?: string[];
+  command?: string;
+  port?: number;
+}
+
 export interface TranslateDescription {
   capabilities?: string[];
   /** Key of the default model. */
@@ -41,8 +48,9 @@ export interface TranslateDescription {
   detectorLabels?: { text: string; label: string; variant?: string }[];
   /** Whether the detector in use gives scores. */
   detector: 'scored' | 'unscored';
-  /** Named extra environments for `cmd:` targets, for example `unscored-detector`. */
-  variants?: Record<string, { env?: Record<string, string>; args?: string[] }>;
+  /** Named other instances of a `cmd:` target, for example `unscored-detector`: extra environment and
+   * arguments, or another command (placeholders as for --target) listening on a fixed `port`. */
+  variants?: Record<string, Variant>;
 }
 
 export const target: TargetSpec = runEnv.targets.translate!;
@@ -62,8 +70,13 @@ function start(variant: string | undefined): Promise<Launched> {
   const key = variant ?? '';
   let instance = started.get(key);
   if (!instance) {
-    const extra = variant === undefined ? {} : (facts.variants?.[variant] ?? {});
-    instance = launch(target.command!, target.env ?? {}, { env: extra.env ?? {}, args: extra.args ?? [] });
+    const extra: Variant = variant === undefined ? {} : (facts.variants?.[variant] ?? {});
+    if (variant !== undefined && !facts.variants?.[variant]) throw new Error(`the target description has no variant ${variant}`);
+    instance = launch(extra.command ?? target.command!, target.env ?? {}, {
+      env: extra.env ?? {},
+      args: extra.args ?? [],
+      ...(extra.port === undefined ? {} : { listen: [extra.port] }),
+    });
     started.set(key, instance);
   }
   return instance;
@@ -82,7 +95,7 @@ export async function connect(c: CaseContext, variant?: string): Promise<GrpcCli
     address = target.url!;
   } else {
     const instance = await start(variant);
-    address = `127.0.0.1:${instance.port}`;
+    address = `127.0.0.1:${(variant && facts.variants?.[variant]?.port) || instance.port}`;
     c.note(`# target: ${instance.commandLine}`);
   }
   const client = new GrpcClient(address, (line) => c.note(line));

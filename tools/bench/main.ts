@@ -1,6 +1,8 @@
 // `npm run bench`: throughput of the static reference against its peers, run side by side in the same
 // run and reported as ratios (the machine is noisy; absolute numbers are not comparable between runs).
 // Rounds interleave the peers (A B C, A B C, ...) and each peer's median is used.
+// The translate benchmarks (translate/) time the translation reference the same way: rounds, medians,
+// and Apertium through the service against the bare command. `--only` picks benchmarks; see --help.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,12 +12,58 @@ import { freePorts } from '../../conformance/harness/free-ports.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { FILE_PEERS, HAS_TASKSET, NGINX, type Peer, PROXY_PEERS, startProcess } from './peers.ts';
+import { benchApertium } from './translate/apertium.ts';
+import { benchLocalization } from './translate/localization.ts';
 
-const { values } = parseArgs({
-  options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '32' } },
-});
+// Benchmarks by name; --only takes names or groups (comma-separated).
+const GROUPS: Record<string, string[]> = {
+  static: ['small-file', 'proxy'],
+  translate: ['translate-localization', 'apertium-throughput'],
+};
+const NAMES = Object.values(GROUPS).flat();
+const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S] [--connections C]
+
+  --only NAMES       comma-separated benchmarks or groups (default all):
+                       static:    ${GROUPS.static!.join(', ')}
+                       translate: ${GROUPS.translate!.join(', ')}
+  --rounds N         rounds per benchmark; medians are reported (default 3)
+  --duration S       seconds of load per static round (default 5)
+  --connections C    concurrent connections of the static load (default 32)
+  --help             this text
+`;
+
+let values: { duration: string; rounds: string; connections: string; only?: string; help?: boolean };
+try {
+  values = parseArgs({
+    options: {
+      duration: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '32' },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+} catch (err) {
+  process.stderr.write(`error: ${(err as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const SELECTED = new Set((values.only?.split(',') ?? NAMES).flatMap((name) => GROUPS[name.trim()] ?? [name.trim()]));
+for (const name of SELECTED) {
+  if (!NAMES.includes(name)) {
+    process.stderr.write(`error: unknown benchmark "${name}"\n${USAGE}`);
+    process.exit(2);
+  }
+}
 const DURATION = Number(values.duration);
 const ROUNDS = Number(values.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  process.stderr.write(`error: --rounds must be a positive integer\n${USAGE}`);
+  process.exit(2);
+}
 const CONNECTIONS = Number(values.connections);
 const AUTOCANNON = join(PROJECT_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
 
@@ -75,7 +123,7 @@ async function scenario(title: string, peers: Peer[], baseline: string, dir: str
   }
 }
 
-async function main(): Promise<void> {
+async function staticBenchmarks(): Promise<void> {
   loadReferenceTargets(); // builds the reference bundle
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
@@ -83,14 +131,20 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'public', 'small.txt'), 'x'.repeat(1024));
   const [upstreamPort] = await freePorts(1);
   const upstream = await startProcess([process.execPath, join(PROJECT_ROOT, 'tools/bench/upstream.mjs'), String(upstreamPort)], undefined, upstreamPort!, '0');
-  console.log(`cores pinned: ${HAS_TASKSET ? 'servers on 0, load on 1' : 'no (taskset missing)'}; nginx: ${NGINX ?? 'not installed'}`);
   try {
-    await scenario('small-file GET (1 KiB)', FILE_PEERS, 'sirv-cli', dir, upstreamPort!);
-    await scenario('proxied GET (small JSON)', PROXY_PEERS, 'http-proxy (bare)', dir, upstreamPort!);
+    if (SELECTED.has('small-file')) await scenario('small-file GET (1 KiB)', FILE_PEERS, 'sirv-cli', dir, upstreamPort!);
+    if (SELECTED.has('proxy')) await scenario('proxied GET (small JSON)', PROXY_PEERS, 'http-proxy (bare)', dir, upstreamPort!);
   } finally {
     upstream.kill();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  console.log(`cores pinned: ${HAS_TASKSET ? 'servers on 0, load on 1' : 'no (taskset missing)'}; nginx: ${NGINX ?? 'not installed'}`);
+  if (GROUPS.static!.some((name) => SELECTED.has(name))) await staticBenchmarks();
+  if (SELECTED.has('translate-localization')) await benchLocalization(ROUNDS);
+  if (SELECTED.has('apertium-throughput')) await benchApertium(ROUNDS);
 }
 
 await main();
