@@ -75,6 +75,8 @@ export class ApertiumProcess {
   translate(texts: string[]): Promise<string[]> {
     this.#child ??= this.#start();
     const child = this.#child;
+    // One write for the whole batch instead of one per text.
+    child.stdin!.cork();
     const results = texts.map(
       (text) =>
         new Promise<string>((resolve, reject) => {
@@ -84,6 +86,7 @@ export class ApertiumProcess {
           child.stdin!.write(`${escapeForApertium(text.replaceAll('\0', ' '))}[]\0`);
         }),
     );
+    child.stdin!.uncork();
     return Promise.all(results);
   }
 
