@@ -1,10 +1,23 @@
 // CI gate: every suite passes against the reference servers, with every must-clause of a suite's surface
-// covered by at least one case.
+// covered by at least one case, except the clauses listed as pending below (visible, with their reason;
+// the list must be exact, so a pending clause that gains a case has to leave it).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
+import picomatch from 'picomatch';
+import { loadCatalog } from '../spec/catalog.ts';
 import type { JsonReport } from '../conform/report-json.ts';
 import { runTool, tempDir } from './run-cli.ts';
+
+/** Must-clauses whose cases come with a later part of the work. */
+const PENDING: { glob: string; reason: string }[] = [
+  { glob: 'translate/transcribe/*', reason: 'speech part of the translation service (STT)' },
+  { glob: 'translate/synthesize/*', reason: 'speech part of the translation service (TTS)' },
+  { glob: 'translate/translate-audio/*', reason: 'speech part of the translation service (speech to speech)' },
+  { glob: 'translate/config/model-ttl-minutes', reason: 'speech model lifetime' },
+  { glob: 'translate/models/*', reason: 'speech model lifetime' },
+  { glob: 'translate/limits/stt-resampling', reason: 'speech part of the translation service (STT)' },
+];
 
 test('the reference servers pass every suite', async (t) => {
   const reports = tempDir();
@@ -14,5 +27,14 @@ test('the reference servers pass every suite', async (t) => {
   t.deepEqual(failed, []);
   t.is(run.code, 0, `${run.stderr}\n${run.stdout.slice(-3000)}`);
   const suites = new Set(report.results.map((r) => r.surface));
-  for (const c of report.coverage.filter((x) => suites.has(x.surface))) t.is(c.mustCovered, c.must, `${c.surface} must-coverage`);
+  const covered = new Set(report.results.map((r) => r.clause));
+  const isPending = picomatch(PENDING.map((p) => p.glob));
+  const uncovered = loadCatalog()
+    .clauses.filter((c) => c.level === 'must' && suites.has(c.surface) && !covered.has(c.id))
+    .map((c) => c.id);
+  t.deepEqual(uncovered.filter((id) => !isPending(id)), [], 'must-clauses without a case');
+  const stale = loadCatalog()
+    .clauses.filter((c) => c.level === 'must' && isPending(c.id) && covered.has(c.id))
+    .map((c) => c.id);
+  t.deepEqual(stale, [], 'pending clauses that now have a case: remove them from PENDING');
 });
