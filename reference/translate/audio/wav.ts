@@ -1,0 +1,71 @@
+// WAV in and out (wavefile does the RIFF parsing and writing). Input: PCM 8/16/24/32-bit or IEEE float,
+// any rate and channel count, plain or WAVE_FORMAT_EXTENSIBLE; anything else, or sizes that do not fit
+// the bytes, is INVALID_ARGUMENT. Output: 16-bit PCM mono.
+import wavefile from 'wavefile';
+import { invalidArgument } from '../core/errors.ts';
+
+const { WaveFile } = wavefile;
+
+const PCM = 1;
+const FLOAT = 3;
+const EXTENSIBLE = 0xfffe;
+
+export interface DecodedAudio {
+  sampleRate: number;
+  /** One array per channel, samples in [-1, 1]. */
+  channels: Float32Array[];
+}
+
+function formatOf(wav: InstanceType<typeof WaveFile>): number {
+  const fmt = wav.fmt as { audioFormat: number; subformat?: number[] };
+  if (fmt.audioFormat !== EXTENSIBLE) return fmt.audioFormat;
+  // The sub-format GUID starts with the format code.
+  return fmt.subformat?.[0] ?? 0;
+}
+
+export function decodeWav(bytes: Uint8Array, field = 'audio_data'): DecodedAudio {
+  if (bytes.length === 0) throw invalidArgument(`${field} is empty (expected a WAV file)`);
+  let wav: InstanceType<typeof WaveFile>;
+  try {
+    wav = new WaveFile(bytes);
+  } catch (err) {
+    throw invalidArgument(`${field} is not a WAV file: ${(err as Error).message}`);
+  }
+  const fmt = wav.fmt as { numChannels: number; sampleRate: number; bitsPerSample: number };
+  const data = wav.data as { chunkSize: number; samples: Uint8Array };
+  const format = formatOf(wav);
+  const bits = fmt.bitsPerSample;
+  const pcmOk = format === PCM && [8, 16, 24, 32].includes(bits);
+  const floatOk = format === FLOAT && bits === 32;
+  if (!pcmOk && !floatOk) throw invalidArgument(`${field}: WAV encoding ${format}/${bits}-bit is not supported (PCM 8/16/24/32-bit or 32-bit float)`);
+  if (fmt.numChannels < 1 || fmt.sampleRate < 1) throw invalidArgument(`${field}: WAV header has ${fmt.numChannels} channels at ${fmt.sampleRate} Hz`);
+  const frameBytes = (bits / 8) * fmt.numChannels;
+  if (data.chunkSize > data.samples.length || data.samples.length % frameBytes !== 0) {
+    throw invalidArgument(`${field}: WAV data is truncated (${data.samples.length} of ${data.chunkSize} bytes)`);
+  }
+  const raw = wav.getSamples(false, Float64Array) as unknown as Float64Array | Float64Array[];
+  const perChannel = fmt.numChannels === 1 ? [raw as Float64Array] : (raw as Float64Array[]);
+  // Integer PCM to [-1, 1]; 8-bit WAV is unsigned.
+  const scale = floatOk ? 1 : 2 ** (bits - 1);
+  const offset = bits === 8 && pcmOk ? 128 : 0;
+  const channels = perChannel.map((samples) => Float32Array.from(samples, (s) => (s - offset) / scale));
+  return { sampleRate: fmt.sampleRate, channels };
+}
+
+/** The average of all channels. */
+export function mixToMono(audio: DecodedAudio): Float32Array {
+  const [first, ...rest] = audio.channels;
+  if (!first) return new Float32Array(0);
+  if (rest.length === 0) return first;
+  const mono = new Float32Array(first.length);
+  for (const channel of audio.channels) for (let i = 0; i < mono.length; i++) mono[i]! += channel[i]! / audio.channels.length;
+  return mono;
+}
+
+/** A 16-bit PCM mono WAV file of `samples` in [-1, 1]. */
+export function encodeWav16(samples: Float32Array | Int16Array, sampleRate: number): Uint8Array {
+  const pcm = samples instanceof Int16Array ? samples : Int16Array.from(samples, (s) => Math.round(Math.max(-1, Math.min(1, s)) * 32767));
+  const wav = new WaveFile();
+  wav.fromScratch(1, sampleRate, '16', pcm);
+  return wav.toBuffer();
+}
