@@ -10,6 +10,7 @@ import { normalizeConfig } from './config/normalize-config.ts';
 import { createDetector } from './detect/create-detector.ts';
 import { bind, createGrpcServer } from './grpc/grpc-server.ts';
 import { ModelRegistry } from './models/model-registry.ts';
+import { SpeechEngines } from './speech/speech-engines.ts';
 
 export const DEFAULT_PORT = 5100;
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const models = new ModelRegistry(config, process.env.TRANSLATE_INSTANCE_ID || randomUUID());
-  const { server, health } = createGrpcServer({ config, detector: createDetector(config.autoDetect), models });
+  const { server, health } = createGrpcServer({ config, detector: createDetector(config.autoDetect), models, speech: new SpeechEngines(config) });
   let bound: number;
   try {
     bound = await bind(server, host, port);

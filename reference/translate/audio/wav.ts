@@ -1,10 +1,11 @@
 // WAV in and out (wavefile does the RIFF parsing and writing). Input: PCM 8/16/24/32-bit or IEEE float,
 // any rate and channel count, plain or WAVE_FORMAT_EXTENSIBLE; anything else, or sizes that do not fit
 // the bytes, is INVALID_ARGUMENT. Output: 16-bit PCM mono.
-import wavefile from 'wavefile';
+import * as wavefile from 'wavefile';
 import { invalidArgument } from '../core/errors.ts';
 
-const { WaveFile } = wavefile;
+// The package's `main` is a UMD build (Node sees one default export); bundlers take its ESM `module`.
+const { WaveFile } = 'WaveFile' in wavefile ? wavefile : (wavefile as unknown as { default: typeof wavefile }).default;
 
 const PCM = 1;
 const FLOAT = 3;

@@ -55,7 +55,9 @@ const bad: [unknown, string][] = [
   [{ Translation: { Models: models }, AllowedModels: [] }, 'AllowedModels'],
   [{ Translation: { Models: models }, ModelTtlMinutes: 0 }, 'ModelTtlMinutes'],
   [{ Translation: { Models: models }, ModelTtlMinutes: '10' }, 'ModelTtlMinutes'],
-  [{ Translation: { Models: models, AudioToText: { engine: 'x' } } }, 'Translation:AudioToText'],
+  [{ Translation: { Models: models, AudioToText: { engine: 'x' } } }, 'Translation:AudioToText:engine'],
+  [{ Translation: { Models: models, TextToAudio: { en: { engine: 'piper' } } } }, 'Translation:TextToAudio:en:engine'],
+  [{ Translation: { Models: models, TextToAudio: { en: { engine: 'espeak-ng', speakers: 'f3' } } } }, 'Translation:TextToAudio:en:speakers'],
 ];
 for (const [raw, key] of bad) {
   test(`rejected naming ${key}: ${JSON.stringify(raw)}`, (t) => {

@@ -1,6 +1,7 @@
 // Validates the raw configuration once, at start-up, into the shape the service uses. Every error names
 // the key path, the value and what was expected.
 import { DEFAULT_MODES_DIR } from '../models/apertium-model.ts';
+import { DEFAULT_POCKETSPHINX_MODEL } from '../speech/pocketsphinx-stt.ts';
 import { ConfigError } from './config-error.ts';
 import type { RawConfig } from './load-config.ts';
 
@@ -14,6 +15,22 @@ export type ModelConfig =
   | { adapter: 'apertium'; modes: string; pairs: string[] | undefined }
   | { adapter: 'redirect'; address: string; model: string };
 
+export interface SttConfig {
+  engine: 'pocketsphinx';
+  /** The model folder (acoustic model, language model, dictionary). */
+  model: string;
+  /** BCP-47 language the model recognises. */
+  language: string;
+}
+
+export interface VoiceConfig {
+  engine: 'espeak-ng';
+  /** The engine's voice name (default: the map key). */
+  voice: string;
+  /** Speaker names of a multi-speaker voice (espeak-ng variants such as `f3`, `m1`). */
+  speakers: string[];
+}
+
 export interface ServiceConfig {
   autoDetect: DetectorConfig;
   /** Model definitions in configuration order. */
@@ -21,7 +38,10 @@ export interface ServiceConfig {
   defaultModel: string;
   allowedModels: string[];
   sttConfigured: boolean;
+  /** TTS map keys in configuration order. */
   voices: string[];
+  stt: SttConfig | undefined;
+  voiceConfigs: Map<string, VoiceConfig>;
   modelTtlMinutes: number;
 }
 
@@ -83,20 +103,38 @@ function model(value: Json, key: string): ModelConfig {
   }
 }
 
-/** Speech engines arrive in a later version: configuring one is refused rather than silently ignored. */
-function speechKeysAbsent(translation: Record<string, Json>): void {
-  if (translation.AudioToText !== undefined) {
-    throw new ConfigError('Translation:AudioToText', 'no speech-to-text engine is available in this version');
+function sttConfig(value: Json, key: string): SttConfig | undefined {
+  if (value === undefined) return undefined;
+  const section = object(value, key);
+  if (section.engine !== 'pocketsphinx') {
+    throw new ConfigError(`${key}:engine`, `unknown speech-to-text engine ${show(section.engine)} (expected "pocketsphinx")`);
   }
-  const tts = translation.TextToAudio === undefined ? {} : object(translation.TextToAudio, 'Translation:TextToAudio');
-  if (Object.keys(tts).length > 0) {
-    throw new ConfigError('Translation:TextToAudio', 'no text-to-speech engine is available in this version');
+  return {
+    engine: 'pocketsphinx',
+    model: optionalString(section.model, `${key}:model`) ?? DEFAULT_POCKETSPHINX_MODEL,
+    language: optionalString(section.language, `${key}:language`) ?? 'en',
+  };
+}
+
+function voiceConfigs(value: Json, key: string): Map<string, VoiceConfig> {
+  const voices = new Map<string, VoiceConfig>();
+  if (value === undefined) return voices;
+  for (const [language, entry] of Object.entries(object(value, key))) {
+    const section = object(entry, `${key}:${language}`);
+    if (section.engine !== 'espeak-ng') {
+      throw new ConfigError(`${key}:${language}:engine`, `unknown text-to-speech engine ${show(section.engine)} (expected "espeak-ng")`);
+    }
+    voices.set(language, {
+      engine: 'espeak-ng',
+      voice: optionalString(section.voice, `${key}:${language}:voice`) ?? language,
+      speakers: section.speakers === undefined ? [] : stringList(section.speakers, `${key}:${language}:speakers`),
+    });
   }
+  return voices;
 }
 
 export function normalizeConfig(raw: RawConfig): ServiceConfig {
   const translation = raw.Translation === undefined ? {} : object(raw.Translation, 'Translation');
-  speechKeysAbsent(translation);
   const modelSection = object(translation.Models, 'Translation:Models');
   const models = new Map<string, ModelConfig>();
   for (const [key, value] of Object.entries(modelSection)) models.set(key, model(value, `Translation:Models:${key}`));
@@ -112,6 +150,8 @@ export function normalizeConfig(raw: RawConfig): ServiceConfig {
   if (!models.has(defaultModel)) throw new ConfigError('Translation:DefaultModel', `"${defaultModel}" is not defined in Translation:Models`);
   if (!allowedModels.includes(defaultModel)) throw new ConfigError('Translation:DefaultModel', `"${defaultModel}" is not in AllowedModels`);
 
+  const stt = sttConfig(translation.AudioToText, 'Translation:AudioToText');
+  const voices = voiceConfigs(translation.TextToAudio, 'Translation:TextToAudio');
   const ttl = raw.ModelTtlMinutes ?? DEFAULT_TTL_MINUTES;
   if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0) {
     throw new ConfigError('ModelTtlMinutes', `expected a positive number of minutes, got ${show(ttl)}`);
@@ -121,8 +161,10 @@ export function normalizeConfig(raw: RawConfig): ServiceConfig {
     models,
     defaultModel,
     allowedModels,
-    sttConfigured: false,
-    voices: [],
+    sttConfigured: stt !== undefined,
+    voices: [...voices.keys()],
+    stt,
+    voiceConfigs: voices,
     modelTtlMinutes: ttl,
   };
 }

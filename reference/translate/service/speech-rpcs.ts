@@ -1,48 +1,86 @@
-// TranscribeAudio, SynthesizeSpeech and TranslateAudio. This version has no speech engine: after the
-// request checks that come first (language_format, audio size, empty language), each refuses with
-// FAILED_PRECONDITION, as the document requires when STT or TTS is not configured.
-import type {
-  SynthesizeSpeechRequest,
-  TranscribeAudioRequest,
-  TranslateAudioRequest,
+// TranscribeAudio, SynthesizeSpeech and TranslateAudio. Checks come first, in the catalog's order
+// (language_format, audio size, STT/TTS preconditions, request fields, WAV content).
+import { create } from '@bufbuild/protobuf';
+import {
+  type SynthesizeSpeechRequest,
+  type TranscribeAudioRequest,
+  type TranslateAudioRequest,
+  TranslateTextRequestSchema,
 } from '../../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { invalidArgument, ServiceError } from '../core/errors.ts';
-import { parseLanguageFormat } from '../core/language-codes.ts';
+import { resample, STT_SAMPLE_RATE } from '../audio/resample.ts';
+import { decodeWav, encodeWav16, mixToMono } from '../audio/wav.ts';
+import type { CallContext } from '../core/call-context.ts';
+import { invalidArgument } from '../core/errors.ts';
+import { isAuto, type LanguageFormat, normalizeCode, parseLanguageFormat } from '../core/language-codes.ts';
+import type { FoundVoice } from '../speech/speech-engines.ts';
+import { checkAudioFormat, checkAudioSize, chooseSpeaker, effectiveSpeed } from './speech-checks.ts';
 import type { ServiceDeps } from './service-deps.ts';
+import { translateText } from './translate-text.ts';
 
-/** 50 MB, the documented bound of audio_data. */
-export const MAX_AUDIO_BYTES = 50 * 1024 * 1024;
-
-function checkAudioSize(audio: Uint8Array): void {
-  if (audio.length > MAX_AUDIO_BYTES) {
-    throw new ServiceError('RESOURCE_EXHAUSTED', `audio_data is ${audio.length} bytes; the limit is ${MAX_AUDIO_BYTES} bytes (50 MB)`);
-  }
+async function recognise(deps: ServiceDeps, audio: Uint8Array) {
+  const { engine, language } = deps.speech.stt();
+  const decoded = decodeWav(audio);
+  const samples = await resample(mixToMono(decoded), decoded.sampleRate, STT_SAMPLE_RATE);
+  const segments = await engine.transcribe(samples);
+  return { segments, language, nativeLanguage: engine.nativeLanguage };
 }
 
-function sttMissing(): ServiceError {
-  return new ServiceError('FAILED_PRECONDITION', 'speech-to-text is not configured (Translation:AudioToText)');
+async function speak(found: FoundVoice, text: string, speed: number, speaker: string | undefined) {
+  const samples = text.trim() === '' ? new Float32Array(0) : await found.voice.synthesize(text, { speed, speaker });
+  return { audio: encodeWav16(samples, found.voice.sampleRate), sampleRate: found.voice.sampleRate };
 }
 
-function voiceMissing(language: string): ServiceError {
-  return new ServiceError('FAILED_PRECONDITION', `no text-to-speech voice is configured for "${language}" (Translation:TextToAudio)`);
+function detectedLanguage(hint: string, stt: { language: string; nativeLanguage: string }, format: LanguageFormat): string {
+  if (!isAuto(hint)) return format === 'native' ? hint : normalizeCode(hint);
+  return format === 'native' ? stt.nativeLanguage : stt.language;
 }
 
-export async function transcribeAudio({ config }: ServiceDeps, request: TranscribeAudioRequest): Promise<never> {
-  parseLanguageFormat(request.languageFormat);
+export async function transcribeAudio(deps: ServiceDeps, request: TranscribeAudioRequest) {
+  const format = parseLanguageFormat(request.languageFormat);
   checkAudioSize(request.audioData);
-  if (!config.sttConfigured) throw sttMissing();
-  throw new ServiceError('UNIMPLEMENTED', 'speech-to-text engines are not available in this version');
+  deps.speech.stt();
+  checkAudioFormat(request.audioFormat);
+  const result = await recognise(deps, request.audioData);
+  return {
+    segments: result.segments.map((s) => ({ text: s.text, startTime: s.start, endTime: s.end })),
+    fullText: result.segments.map((s) => s.text).join(' '),
+    detectedLanguage: detectedLanguage(request.language, result, format),
+  };
 }
 
-export async function synthesizeSpeech(_deps: ServiceDeps, request: SynthesizeSpeechRequest): Promise<never> {
-  parseLanguageFormat(request.languageFormat);
+export async function synthesizeSpeech(deps: ServiceDeps, request: SynthesizeSpeechRequest) {
+  const format = parseLanguageFormat(request.languageFormat);
   if (request.language.trim() === '') throw invalidArgument('language is required');
-  throw voiceMissing(request.language);
+  const found = deps.speech.voice(request.language, format);
+  const speed = effectiveSpeed(request.speed);
+  const speaker = chooseSpeaker(request.voice, found.config.speakers);
+  const { audio, sampleRate } = await speak(found, request.text, speed, speaker);
+  return { audioData: audio, sampleRate };
 }
 
-export async function translateAudio({ config }: ServiceDeps, request: TranslateAudioRequest): Promise<never> {
-  parseLanguageFormat(request.languageFormat);
+export async function translateAudio(deps: ServiceDeps, request: TranslateAudioRequest, call: CallContext) {
+  const format = parseLanguageFormat(request.languageFormat);
   checkAudioSize(request.audioData);
-  if (!config.sttConfigured) throw sttMissing();
-  throw voiceMissing(request.targetLanguage);
+  deps.speech.stt();
+  const found = deps.speech.voice(request.targetLanguage, format);
+  checkAudioFormat(request.audioFormat);
+  const speaker = chooseSpeaker(request.targetVoice, found.config.speakers);
+  const heard = await recognise(deps, request.audioData);
+  const transcription = heard.segments.map((s) => s.text).join(' ');
+  let translatedText = '';
+  if (transcription.trim() !== '') {
+    const translated = await translateText(
+      deps,
+      create(TranslateTextRequestSchema, {
+        text: transcription,
+        sourceLanguage: request.sourceLanguage,
+        targetLanguage: request.targetLanguage,
+        languageFormat: request.languageFormat,
+      }),
+      call,
+    );
+    translatedText = translated.translatedText;
+  }
+  const { audio, sampleRate } = await speak(found, translatedText, 1, speaker);
+  return { translatedAudio: audio, transcription, translatedText, sampleRate };
 }

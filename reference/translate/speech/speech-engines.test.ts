@@ -1,0 +1,31 @@
+// Real engines: espeak-ng speaks, PocketSphinx hears it back.
+import test from 'ava';
+import { resample, STT_SAMPLE_RATE } from '../audio/resample.ts';
+import { EspeakVoice } from './espeak-voice.ts';
+import { DEFAULT_POCKETSPHINX_MODEL, parseSegments, PocketSphinxStt } from './pocketsphinx-stt.ts';
+
+test('PocketSphinx output lines become one segment per utterance, fillers dropped', (t) => {
+  const out = 'hello world\n<s> 0.000 0.150 1.0\nhello 0.160 0.280 0.6\nworld(2) 0.290 0.770 0.3\n<sil> 0.780 1.170 0.9\n</s> 2.340 2.630 1.0\n<s> 3.0 3.1 1\nagain 3.2 3.5 0.9\n</s> 3.6 3.7 1\n';
+  t.deepEqual(parseSegments(out), [
+    { text: 'hello world', start: 0.16, end: 0.77 },
+    { text: 'again', start: 3.2, end: 3.5 },
+  ]);
+});
+
+test('espeak-ng speech at double speed is about half as long', async (t) => {
+  const voice = new EspeakVoice('en-us');
+  const normal = await voice.synthesize('The quick brown fox jumps over the lazy dog.', { speed: 1, speaker: undefined });
+  const fast = await voice.synthesize('The quick brown fox jumps over the lazy dog.', { speed: 2, speaker: 'f3' });
+  const ratio = fast.length / normal.length;
+  t.true(ratio > 0.4 && ratio < 0.65, `ratio ${ratio}`);
+});
+
+test('round trip: espeak-ng speech transcribed by PocketSphinx gives recognisable words', async (t) => {
+  const voice = new EspeakVoice('en-us');
+  const speech = await voice.synthesize('Hello world. Good morning.', { speed: 0.8, speaker: undefined });
+  const stt = new PocketSphinxStt(DEFAULT_POCKETSPHINX_MODEL);
+  const segments = await stt.transcribe(await resample(speech, voice.sampleRate, STT_SAMPLE_RATE));
+  const text = segments.map((s) => s.text).join(' ');
+  t.regex(text, /\b(world|good|morning)\b/, text);
+  for (const s of segments) t.true(s.start >= 0 && s.start <= s.end, JSON.stringify(s));
+});
