@@ -14,11 +14,12 @@ import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { FILE_PEERS, HAS_TASKSET, NGINX, type Peer, PROXY_PEERS, startProcess } from './peers.ts';
 import { benchApertium } from './translate/apertium.ts';
 import { benchLocalization } from './translate/localization.ts';
+import { benchSpeech } from './translate/speech.ts';
 
 // Benchmarks by name; --only takes names or groups (comma-separated).
 const GROUPS: Record<string, string[]> = {
   static: ['small-file', 'proxy'],
-  translate: ['translate-localization', 'apertium-throughput'],
+  translate: ['translate-localization', 'apertium-throughput', 'speech-rtf'],
 };
 const NAMES = Object.values(GROUPS).flat();
 const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S] [--connections C]
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
   if (GROUPS.static!.some((name) => SELECTED.has(name))) await staticBenchmarks();
   if (SELECTED.has('translate-localization')) await benchLocalization(ROUNDS);
   if (SELECTED.has('apertium-throughput')) await benchApertium(ROUNDS);
+  if (SELECTED.has('speech-rtf')) await benchSpeech(ROUNDS);
 }
 
 await main();
