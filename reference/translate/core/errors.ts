@@ -1,15 +1,18 @@
 // One error class for the whole service, with a closed set of codes. The gRPC layer maps each code to a
 // status (grpc/status-map.ts); the core knows no wire format.
-export type ErrorCode =
-  | 'INVALID_ARGUMENT'
-  | 'PERMISSION_DENIED'
-  | 'FAILED_PRECONDITION'
-  | 'RESOURCE_EXHAUSTED'
-  | 'NOT_FOUND'
-  | 'UNAVAILABLE'
-  | 'DEADLINE_EXCEEDED'
-  | 'INTERNAL'
-  | 'UNIMPLEMENTED';
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'PERMISSION_DENIED',
+  'FAILED_PRECONDITION',
+  'RESOURCE_EXHAUSTED',
+  'NOT_FOUND',
+  'UNAVAILABLE',
+  'DEADLINE_EXCEEDED',
+  'INTERNAL',
+  'UNIMPLEMENTED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class ServiceError extends Error {
   readonly code: ErrorCode;

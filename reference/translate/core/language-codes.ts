@@ -54,6 +54,14 @@ export function toIso6393(language: string): string | undefined {
   return knownThree.has(language) ? language : undefined;
 }
 
+/** The ISO 639-3 code of a BCP-47 tag when `offered` has it, else `code` unchanged (the conversion of
+ * every adapter whose native codes are ISO 639-3). */
+export function toOfferedIso6393(code: string, offered: ReadonlySet<string>): string {
+  const parsed = parseTag(code);
+  const three = parsed && toIso6393(parsed.language);
+  return three && offered.has(three) ? three : code;
+}
+
 /** The shortest BCP-47 primary subtag for an ISO 639-3 code (`spa` → `es`, `ceb` → `ceb`). */
 export function fromIso6393(code: string): string {
   return threeToOne[code] ?? code;

@@ -1,6 +1,6 @@
 // The core's error codes ↔ gRPC status codes, and every thrown value → a status the client can read.
 import { status } from '@grpc/grpc-js';
-import { type ErrorCode, ServiceError } from '../core/errors.ts';
+import { ERROR_CODES, type ErrorCode, ServiceError } from '../core/errors.ts';
 
 export function grpcStatus(code: ErrorCode): status {
   switch (code) {
@@ -25,21 +25,7 @@ export function grpcStatus(code: ErrorCode): status {
   }
 }
 
-const BY_NUMBER = new Map<number, ErrorCode>(
-  (
-    [
-      'INVALID_ARGUMENT',
-      'PERMISSION_DENIED',
-      'FAILED_PRECONDITION',
-      'RESOURCE_EXHAUSTED',
-      'NOT_FOUND',
-      'UNAVAILABLE',
-      'DEADLINE_EXCEEDED',
-      'INTERNAL',
-      'UNIMPLEMENTED',
-    ] as const
-  ).map((code) => [grpcStatus(code), code]),
-);
+const BY_NUMBER = new Map<number, ErrorCode>(ERROR_CODES.map((code) => [grpcStatus(code), code]));
 
 /** A status received from another instance, as the core's error (unknown codes become INTERNAL). */
 export function fromGrpcStatus(code: number, message: string): ServiceError {

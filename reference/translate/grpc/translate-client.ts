@@ -1,9 +1,8 @@
 // A client of another instance (used by the redirect adapter): unary calls with metadata, errors as
-// ServiceError.
+// the core's ServiceError.
 import { credentials, Metadata, makeGenericClientConstructor, type Client, type ServiceError as GrpcError } from '@grpc/grpc-js';
 import type { DescMessage, MessageShape } from '@bufbuild/protobuf';
 import { TranslateService } from '../../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { ServiceError } from '../core/errors.ts';
 import { fromGrpcStatus } from './status-map.ts';
 import { serviceDefinition } from './service-definition.ts';
 
@@ -42,4 +41,3 @@ export class TranslateServiceClient {
   }
 }
 
-export { ServiceError };

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { invalidArgument, ServiceError } from '../core/errors.ts';
-import { parseTag, toIso6393 } from '../core/language-codes.ts';
+import { toOfferedIso6393 } from '../core/language-codes.ts';
 import { ApertiumProcess } from './apertium-process.ts';
 import type { LanguagePair, TranslationModel } from './translation-model.ts';
 
@@ -37,9 +37,7 @@ export class ApertiumModel implements TranslationModel {
   }
 
   toNative(code: string): string {
-    const parsed = parseTag(code);
-    const three = parsed && toIso6393(parsed.language);
-    return three && this.#languages.has(three) ? three : code;
+    return toOfferedIso6393(code, this.#languages);
   }
 
   checkPair({ source, target }: LanguagePair): void {

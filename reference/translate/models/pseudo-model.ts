@@ -4,7 +4,7 @@
 // plural/select arguments are kept intact, only their case messages accented.
 // Deterministic and dependency-free: the model behind the golden fixtures and localization QA.
 import { invalidArgument } from '../core/errors.ts';
-import { parseTag, toIso6393 } from '../core/language-codes.ts';
+import { toOfferedIso6393 } from '../core/language-codes.ts';
 import type { LanguagePair, TranslationModel } from './translation-model.ts';
 
 /** Native codes (ISO 639-3) of the languages the model offers. */
@@ -108,9 +108,7 @@ export class PseudoModel implements TranslationModel {
   }
 
   toNative(code: string): string {
-    const parsed = parseTag(code);
-    const three = parsed && toIso6393(parsed.language);
-    return three && this.#languages.has(three) ? three : code;
+    return toOfferedIso6393(code, this.#languages);
   }
 
   checkPair({ source, target }: LanguagePair): void {

@@ -19,8 +19,7 @@ export async function translateText(deps: ServiceDeps, request: TranslateTextReq
     const detection = await deps.detector.detect(request.text);
     if (blank || detection.language === 'und') {
       if (!blank) throw invalidArgument('source_language could not be detected from text; give it explicitly');
-      // Nothing to translate: codes are still validated, then the text comes back as it is.
-      toModelCode(model, target, format);
+      // Nothing to translate: the text comes back as it is.
       return { translatedText: request.text, detectedLanguage: 'und', modelUsed: model.key };
     }
     // Detector output is BCP-47 (the pivot); `native` callers get it in the model's vocabulary.
