@@ -64,7 +64,7 @@ function shellQuote(value: string): string {
 }
 
 export function expandTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(port|config|dir|root)\}/g, (whole, name: string) => {
+  return template.replace(/\{(port|config|dir|root|node)\}/g, (whole, name: string) => {
     const value = values[name];
     return value === undefined ? whole : shellQuote(value);
   });
@@ -180,9 +180,10 @@ async function start(
     mkdirSync(dirname(configPath), { recursive: true });
     writeFileSync(configPath, configText);
   }
-  const values = { port: String(port), dir, root: PROJECT_ROOT, ...(configPath ? { config: configPath } : {}) };
+  const values = { port: String(port), dir, root: PROJECT_ROOT, node: process.execPath, ...(configPath ? { config: configPath } : {}) };
   const commandLine = [expandTemplate(template, values), ...(spec.args ?? []).map(shellQuote)].join(' ');
-  const child = spawn('sh', ['-c', `exec ${commandLine}`], {
+  // /bin/sh by path: a target's environment may have a PATH that finds nothing (on purpose).
+  const child = spawn('/bin/sh', ['-c', `exec ${commandLine}`], {
     cwd: dir,
     detached: true,
     stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

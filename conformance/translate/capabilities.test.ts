@@ -1,7 +1,7 @@
 // GetCapabilities and the service's shape: the seven unary RPCs at their documented paths.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, variantFor } from './target.ts';
 
 check('translate/capabilities/rpc/empty-request-succeeds', async (t, c) => {
   const client = await connect(c);
@@ -51,7 +51,7 @@ check('translate/capabilities/available-voices/one-entry-per-key', async (t, c) 
 });
 
 check('translate/capabilities/available-voices/empty-without-tts', { needs: ['tts-unconfigured'] }, async (t, c) => {
-  const client = await connect(c);
+  const client = await connect(c, variantFor('tts-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.is(caps.codeName, 'OK', caps.message);
   t.deepEqual(caps.response!.availableVoices, []);
@@ -59,7 +59,7 @@ check('translate/capabilities/available-voices/empty-without-tts', { needs: ['tt
 });
 
 check('translate/capabilities/stt-available/false-without-stt', { needs: ['stt-unconfigured'] }, async (t, c) => {
-  const client = await connect(c);
+  const client = await connect(c, variantFor('stt-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.is(caps.codeName, 'OK', caps.message);
   t.false(caps.response!.sttAvailable);

@@ -2,7 +2,7 @@
 // (its capabilities and variants), and these cases check the effect each key must have.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, variantFor } from './target.ts';
 
 /** Texts whose script names one language, so even a script-based detector must get them right. */
 const SCRIPT_SAMPLES = [
@@ -29,7 +29,7 @@ check('translate/config/auto-detect/absent-key-uses-heuristic', { needs: ['auto-
 });
 
 check('translate/config/audio-to-text/absent-means-no-stt', { needs: ['stt-unconfigured'] }, async (t, c) => {
-  const client = await connect(c);
+  const client = await connect(c, variantFor('stt-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.is(caps.response?.sttAvailable, false, caps.message);
   const out = await client.call(TranslateService.method.transcribeAudio, { audioData: new Uint8Array(44) });
@@ -37,7 +37,7 @@ check('translate/config/audio-to-text/absent-means-no-stt', { needs: ['stt-uncon
 });
 
 check('translate/config/text-to-audio/empty-map-means-no-voice', { needs: ['tts-unconfigured'] }, async (t, c) => {
-  const client = await connect(c);
+  const client = await connect(c, variantFor('tts-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.deepEqual(caps.response?.availableVoices, []);
   const out = await client.call(TranslateService.method.synthesizeSpeech, { text: 'Hello', language: facts.pair.source });

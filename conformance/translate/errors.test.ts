@@ -9,7 +9,7 @@ import { TranslateService, type TranslateLocalizationRequest, type TranslateText
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, variantFor } from './target.ts';
 
 /** A request's fields, any of them given. */
 type Fields<T> = Partial<Omit<T, '$typeName' | '$unknown'>>;
@@ -20,11 +20,19 @@ const UNDEFINED_MODEL = 'no-such-model-5c1e';
 /** 50 MB, the documented bound of audio_data. */
 const LIMIT = 50 * 1024 * 1024;
 
-/** A WAV file of `size` bytes (header included): 16 kHz mono 16-bit PCM silence. */
-function wav(size = 16_044): Uint8Array {
+/** A WAV file of `size` bytes (header included): 16 kHz mono 16-bit PCM silence; with `alaw`, 8-bit A-law
+ * silence (a WAV encoding the service need not decode, so a target refuses it without recognising
+ * 27 minutes of silence). */
+function wav(size = 16_044, { alaw = false } = {}): Uint8Array {
   const b = Buffer.alloc(size);
   b.write('RIFF\0\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\x02\0\x10\0data', 'latin1');
   for (const [at, value] of [[4, size - 8], [24, 16_000], [28, 32_000], [40, size - 44]] as const) b.writeUInt32LE(value, at);
+  if (alaw) {
+    b.writeUInt16LE(6, 20); // WAVE_FORMAT_ALAW
+    b.writeUInt32LE(16_000, 28);
+    b.writeUInt16LE(1, 32);
+    b.writeUInt16LE(8, 34);
+  }
   return b;
 }
 
@@ -69,7 +77,7 @@ for (const [name, call] of MODEL_RPCS) {
 
 // ---------------------------------------------------------------- speech preconditions
 check('translate/errors/transcribe-without-stt/failed-precondition', { needs: ['stt-unconfigured'] }, async (t, c) => {
-  const client = await connect(c);
+  const client = await connect(c, variantFor('stt-unconfigured'));
   const hints = ['', 'auto', pair.source];
   const outcomes = await Promise.all(hints.map((language) => client.call(M.transcribeAudio, { audioData: wav(), language, audioFormat: 'wav' })));
   t.deepEqual(
@@ -80,7 +88,7 @@ check('translate/errors/transcribe-without-stt/failed-precondition', { needs: ['
 });
 
 check('translate/errors/synthesize-without-voice/failed-precondition', { needs: ['tts-unconfigured'] }, async (t, c) => {
-  const client = await connect(c);
+  const client = await connect(c, variantFor('tts-unconfigured'));
   const languages = [pair.source, pair.target];
   const outcomes = await Promise.all(languages.map((language) => client.call(M.synthesizeSpeech, { text: pair.text, language, speed: 1 })));
   t.deepEqual(
@@ -101,7 +109,7 @@ check('translate/errors/synthesize-without-voice/language-not-in-voices', async 
 
 for (const missing of ['stt', 'tts']) {
   check(`translate/errors/translate-audio-without-speech/${missing}-unconfigured`, { needs: [`${missing}-unconfigured`] }, async (t, c) => {
-    const out = await (await connect(c)).call(M.translateAudio, { audioData: wav(), sourceLanguage: pair.source, targetLanguage: pair.target, audioFormat: 'wav' });
+    const out = await (await connect(c, variantFor(`${missing}-unconfigured`))).call(M.translateAudio, { audioData: wav(), sourceLanguage: pair.source, targetLanguage: pair.target, audioFormat: 'wav' });
     t.is(out.codeName, 'FAILED_PRECONDITION', out.message);
   });
 }
@@ -187,10 +195,10 @@ for (const rpc of ['TranscribeAudio', 'TranslateAudio'] as const) {
   async function send(c: CaseContext, size: number) {
     const client = await connect(c);
     // audio_data (1); TranscribeAudio: audio_format (3); TranslateAudio: target_language (3), audio_format (4).
-    const body = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(wav(size));
+    const body = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(wav(size, { alaw: true }));
     if (rpc === 'TranslateAudio') body.tag(3, WireType.LengthDelimited).string(pair.target);
     body.tag(rpc === 'TranscribeAudio' ? 3 : 4, WireType.LengthDelimited).string('wav');
-    c.note(`# ${rpc} with a WAV of ${size} bytes in audio_data`);
+    c.note(`# ${rpc} with an A-law WAV of ${size} bytes in audio_data`);
     return client.callRaw(`/${TranslateService.typeName}/${rpc}`, body.finish(), { timeoutMs: 150_000 });
   }
 

@@ -46,6 +46,15 @@ export interface TranslateDescription {
   /** Texts with the raw label the detector (of a variant, when named) gives them (capability
    * `detector-labels`). */
   detectorLabels?: { text: string; label: string; variant?: string }[];
+  /** A voice with several speakers (capability `multi-speaker-voice`): its language key and two of its
+   * speaker names. The language should be a target of the default model (TranslateAudio uses it). */
+  multiSpeakerVoice?: { language: string; speakers: string[] };
+  /** A TTS map key whose voice file is missing at its configured path (capability `voice-file-missing`). */
+  missingFileVoice?: string;
+  /** How the target shows speech model loads and unloads in its standard error (capability
+   * `model-lifecycle-log`): the variant running with a short ModelTtlMinutes, that value, and two regular
+   * expressions matching one line each, whose first group is `stt` or `tts`. */
+  modelLifecycle?: { variant: string; ttlMinutes: number; loaded: string; unloaded: string };
   /** Whether the detector in use gives scores. */
   detector: 'scored' | 'unscored';
   /** Named other instances of a `cmd:` target, for example `unscored-detector`: extra environment and
@@ -66,17 +75,21 @@ export const facts: TranslateDescription = { ...FALLBACK, ...(target?.descriptio
 
 const started = new Map<string, Promise<Launched>>();
 
+function spawnInstance(variant: string | undefined): Promise<Launched> {
+  const extra: Variant = variant === undefined ? {} : (facts.variants?.[variant] ?? {});
+  if (variant !== undefined && !facts.variants?.[variant]) throw new Error(`the target description has no variant ${variant}`);
+  return launch(extra.command ?? target.command!, target.env ?? {}, {
+    env: extra.env ?? {},
+    args: extra.args ?? [],
+    ...(extra.port === undefined ? {} : { listen: [extra.port] }),
+  });
+}
+
 function start(variant: string | undefined): Promise<Launched> {
   const key = variant ?? '';
   let instance = started.get(key);
   if (!instance) {
-    const extra: Variant = variant === undefined ? {} : (facts.variants?.[variant] ?? {});
-    if (variant !== undefined && !facts.variants?.[variant]) throw new Error(`the target description has no variant ${variant}`);
-    instance = launch(extra.command ?? target.command!, target.env ?? {}, {
-      env: extra.env ?? {},
-      args: extra.args ?? [],
-      ...(extra.port === undefined ? {} : { listen: [extra.port] }),
-    });
+    instance = spawnInstance(variant);
     started.set(key, instance);
   }
   return instance;
@@ -85,6 +98,25 @@ function start(variant: string | undefined): Promise<Launched> {
 test.after.always(async () => {
   await Promise.all([...started.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
 });
+
+/** The variant named after a capability (`stt-unconfigured`) when the description has one, else the main
+ * instance: a target may offer a condition through its main instance or through such a variant. */
+export function variantFor(capability: string): string | undefined {
+  return facts.variants?.[capability] ? capability : undefined;
+}
+
+/** A new instance of a `cmd:` target (of a variant) for one case alone, with a client: for cases that read
+ * the instance's log from its start. Stopped when the case ends. */
+export async function freshInstance(c: CaseContext, variant?: string): Promise<{ client: GrpcClient; launched: Launched }> {
+  if (target.kind === 'url') throw new Error('a url target cannot be started afresh');
+  const launched = await spawnInstance(variant);
+  c.defer(() => launched.stop());
+  c.note(`# target (own instance): ${launched.commandLine}`);
+  const port = (variant && facts.variants?.[variant]?.port) || launched.port;
+  const client = new GrpcClient(`127.0.0.1:${port}`, (line) => c.note(line));
+  c.defer(() => client.close());
+  return { client, launched };
+}
 
 /** A client of the target (for a `cmd:` target, of the instance this test file started; of the named
  * variant's instance when `variant` is given). */

@@ -2,6 +2,7 @@
 // Port: --port, else TRANSLATE_PORT, else 5100 (0 picks a free one); address TRANSLATE_BIND (0.0.0.0).
 // Configuration: --config, else TRANSLATE_CONFIG, else the embedded default; environment overrides.
 import { randomUUID } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { ConfigError } from './config/config-error.ts';
@@ -58,13 +59,15 @@ async function main(): Promise<void> {
   const host = process.env.TRANSLATE_BIND || '0.0.0.0';
   let config: ReturnType<typeof normalizeConfig>;
   try {
-    config = normalizeConfig(loadRawConfig(args.config ?? (process.env.TRANSLATE_CONFIG || undefined), process.env));
+    const file = args.config ?? (process.env.TRANSLATE_CONFIG || undefined);
+    config = normalizeConfig(loadRawConfig(file, process.env), file === undefined ? process.cwd() : dirname(resolve(file)));
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   }
   const models = new ModelRegistry(config, process.env.TRANSLATE_INSTANCE_ID || randomUUID());
-  const { server, health } = createGrpcServer({ config, detector: createDetector(config.autoDetect), models, speech: new SpeechEngines(config) });
+  const speech = new SpeechEngines(config);
+  const { server, health } = createGrpcServer({ config, detector: createDetector(config.autoDetect), models, speech });
   let bound: number;
   try {
     bound = await bind(server, host, port);
@@ -80,7 +83,7 @@ async function main(): Promise<void> {
     force.unref();
     server.tryShutdown(() => {
       models.stop();
-      process.exit(0);
+      void speech.close().finally(() => process.exit(0));
     });
   };
   process.once('SIGTERM', stop);

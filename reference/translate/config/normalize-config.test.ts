@@ -56,7 +56,11 @@ const bad: [unknown, string][] = [
   [{ Translation: { Models: models }, ModelTtlMinutes: 0 }, 'ModelTtlMinutes'],
   [{ Translation: { Models: models }, ModelTtlMinutes: '10' }, 'ModelTtlMinutes'],
   [{ Translation: { Models: models, AudioToText: { engine: 'x' } } }, 'Translation:AudioToText:engine'],
-  [{ Translation: { Models: models, TextToAudio: { en: { engine: 'piper' } } } }, 'Translation:TextToAudio:en:engine'],
+  [{ Translation: { Models: models, TextToAudio: { en: { engine: 'festival' } } } }, 'Translation:TextToAudio:en:engine'],
+  [{ Translation: { Models: models, TextToAudio: { en: { engine: 'piper' } } } }, 'Translation:TextToAudio:en:model'],
+  [{ Translation: { Models: { m: { adapter: 'onnx-seq2seq', path: 'x', pairs: ['english-spanish'] } } } }, 'Translation:Models:m:pairs'],
+  [{ Translation: { Models: { m: { adapter: 'onnx-seq2seq', pairs: ['en-es'] } } } }, 'Translation:Models:m:path'],
+  [{ Translation: { Models: { m: { adapter: 'onnx-seq2seq', path: 'x', pairs: ['en-es'], languageTokens: { en: 'eng_Latn' } } } } }, 'Translation:Models:m:languageTokens'],
   [{ Translation: { Models: models, TextToAudio: { en: { engine: 'espeak-ng', speakers: 'f3' } } } }, 'Translation:TextToAudio:en:speakers'],
 ];
 for (const [raw, key] of bad) {

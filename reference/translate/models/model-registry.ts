@@ -2,6 +2,7 @@
 import type { ModelConfig, ServiceConfig } from '../config/normalize-config.ts';
 import { invalidArgument, ServiceError } from '../core/errors.ts';
 import { ApertiumModel } from './apertium-model.ts';
+import { OnnxSeq2SeqModel } from './onnx-seq2seq-model.ts';
 import { PseudoModel } from './pseudo-model.ts';
 import { RedirectModel } from './redirect-model.ts';
 import type { TranslationModel } from './translation-model.ts';
@@ -26,6 +27,8 @@ export class ModelRegistry {
         return new ApertiumModel(key, config);
       case 'redirect':
         return new RedirectModel(key, { address: config.address, model: config.model, instanceId: this.#instanceId });
+      case 'onnx-seq2seq':
+        return new OnnxSeq2SeqModel(key, config);
     }
   }
 

@@ -12,25 +12,30 @@ import { decodeWav, encodeWav16, mixToMono } from '../audio/wav.ts';
 import type { CallContext } from '../core/call-context.ts';
 import { invalidArgument } from '../core/errors.ts';
 import { isAuto, type LanguageFormat, normalizeCode, parseLanguageFormat } from '../core/language-codes.ts';
-import type { FoundVoice } from '../speech/speech-engines.ts';
+import type { SttHandle } from '../speech/speech-engines.ts';
+import type { Voice } from '../speech/voice.ts';
 import { checkAudioFormat, checkAudioSize, chooseSpeaker, effectiveSpeed } from './speech-checks.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { translateText } from './translate-text.ts';
 
-async function recognise(deps: ServiceDeps, audio: Uint8Array) {
-  const { engine, language } = deps.speech.stt();
+/** The input as 16 kHz mono samples (INVALID_ARGUMENT for a bad WAV). */
+async function toSttInput(audio: Uint8Array): Promise<Float32Array> {
   const decoded = decodeWav(audio);
-  const samples = await resample(mixToMono(decoded), decoded.sampleRate, STT_SAMPLE_RATE);
-  const segments = await engine.transcribe(samples);
-  return { segments, language, nativeLanguage: engine.nativeLanguage };
+  return resample(mixToMono(decoded), decoded.sampleRate, STT_SAMPLE_RATE);
 }
 
-async function speak(found: FoundVoice, text: string, speed: number, speaker: string | undefined) {
-  const samples = text.trim() === '' ? new Float32Array(0) : await found.voice.synthesize(text, { speed, speaker });
-  return { audio: encodeWav16(samples, found.voice.sampleRate), sampleRate: found.voice.sampleRate };
+async function recognise(stt: SttHandle, audio: Uint8Array) {
+  const samples = await toSttInput(audio);
+  return stt.model.use((engine) => engine.transcribe(samples));
 }
 
-function detectedLanguage(hint: string, stt: { language: string; nativeLanguage: string }, format: LanguageFormat): string {
+/** A WAV of `text` spoken by `voice` (a valid WAV of zero samples for blank text). */
+async function speak(voice: Voice, text: string, speed: number, speaker: string | undefined) {
+  const samples = text.trim() === '' ? new Float32Array(0) : await voice.synthesize(text, { speed, speaker });
+  return { audio: encodeWav16(samples, voice.sampleRate), sampleRate: voice.sampleRate };
+}
+
+function detectedLanguage(hint: string, stt: SttHandle, format: LanguageFormat): string {
   if (!isAuto(hint)) return format === 'native' ? hint : normalizeCode(hint);
   return format === 'native' ? stt.nativeLanguage : stt.language;
 }
@@ -38,13 +43,13 @@ function detectedLanguage(hint: string, stt: { language: string; nativeLanguage:
 export async function transcribeAudio(deps: ServiceDeps, request: TranscribeAudioRequest) {
   const format = parseLanguageFormat(request.languageFormat);
   checkAudioSize(request.audioData);
-  deps.speech.stt();
+  const stt = deps.speech.stt();
   checkAudioFormat(request.audioFormat);
-  const result = await recognise(deps, request.audioData);
+  const segments = await recognise(stt, request.audioData);
   return {
-    segments: result.segments.map((s) => ({ text: s.text, startTime: s.start, endTime: s.end })),
-    fullText: result.segments.map((s) => s.text).join(' '),
-    detectedLanguage: detectedLanguage(request.language, result, format),
+    segments: segments.map((s) => ({ text: s.text, startTime: s.start, endTime: s.end })),
+    fullText: segments.map((s) => s.text).join(' '),
+    detectedLanguage: detectedLanguage(request.language, stt, format),
   };
 }
 
@@ -53,34 +58,33 @@ export async function synthesizeSpeech(deps: ServiceDeps, request: SynthesizeSpe
   if (request.language.trim() === '') throw invalidArgument('language is required');
   const found = deps.speech.voice(request.language, format);
   const speed = effectiveSpeed(request.speed);
-  const speaker = chooseSpeaker(request.voice, found.config.speakers);
-  const { audio, sampleRate } = await speak(found, request.text, speed, speaker);
+  const { audio, sampleRate } = await found.model.use((voice) => speak(voice, request.text, speed, chooseSpeaker(request.voice, voice.speakers)));
   return { audioData: audio, sampleRate };
 }
 
 export async function translateAudio(deps: ServiceDeps, request: TranslateAudioRequest, call: CallContext) {
   const format = parseLanguageFormat(request.languageFormat);
   checkAudioSize(request.audioData);
-  deps.speech.stt();
+  const stt = deps.speech.stt();
   const found = deps.speech.voice(request.targetLanguage, format);
   checkAudioFormat(request.audioFormat);
-  const speaker = chooseSpeaker(request.targetVoice, found.config.speakers);
-  const heard = await recognise(deps, request.audioData);
-  const transcription = heard.segments.map((s) => s.text).join(' ');
-  let translatedText = '';
-  if (transcription.trim() !== '') {
-    const translated = await translateText(
-      deps,
-      create(TranslateTextRequestSchema, {
+  const samples = await toSttInput(request.audioData);
+  // The voice stays in use for the whole pipeline: its speakers are checked before recognition starts.
+  return found.model.use(async (voice) => {
+    const speaker = chooseSpeaker(request.targetVoice, voice.speakers);
+    const segments = await stt.model.use((engine) => engine.transcribe(samples));
+    const transcription = segments.map((s) => s.text).join(' ');
+    let translatedText = '';
+    if (transcription.trim() !== '') {
+      const textRequest = create(TranslateTextRequestSchema, {
         text: transcription,
         sourceLanguage: request.sourceLanguage,
         targetLanguage: request.targetLanguage,
         languageFormat: request.languageFormat,
-      }),
-      call,
-    );
-    translatedText = translated.translatedText;
-  }
-  const { audio, sampleRate } = await speak(found, translatedText, 1, speaker);
-  return { translatedAudio: audio, transcription, translatedText, sampleRate };
+      });
+      translatedText = (await translateText(deps, textRequest, call)).translatedText;
+    }
+    const { audio, sampleRate } = await speak(voice, translatedText, 1, speaker);
+    return { translatedAudio: audio, transcription, translatedText, sampleRate };
+  });
 }

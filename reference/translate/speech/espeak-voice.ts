@@ -7,26 +7,25 @@ import { join } from 'node:path';
 import { decodeWav, mixToMono } from '../audio/wav.ts';
 import { ServiceError } from '../core/errors.ts';
 import { runTool, ToolMissingError } from './run-tool.ts';
+import type { SpeechOptions, Voice } from './voice.ts';
 
 export const ESPEAK_SAMPLE_RATE = 22050;
 const NORMAL_WPM = 175;
 const MIN_WPM = 80;
 const MAX_WPM = 450;
 
-export interface SpeechOptions {
-  /** Rate multiplier, already validated (> 0). */
-  speed: number;
-  /** A speaker name the voice offers, or undefined for its default. */
-  speaker: string | undefined;
-}
-
-export class EspeakVoice {
+export class EspeakVoice implements Voice {
   readonly sampleRate = ESPEAK_SAMPLE_RATE;
+  readonly speakers: string[];
   readonly #voice: string;
 
-  constructor(voice: string) {
+  constructor(voice: string, speakers: string[]) {
     this.#voice = voice;
+    this.speakers = speakers;
   }
+
+  /** Nothing is held between calls: each one runs espeak-ng. */
+  async release(): Promise<void> {}
 
   async synthesize(text: string, { speed, speaker }: SpeechOptions): Promise<Float32Array> {
     const dir = mkdtempSync(join(tmpdir(), 'espeak-'));

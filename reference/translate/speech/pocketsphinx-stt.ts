@@ -42,24 +42,31 @@ export function parseSegments(output: string): Segment[] {
   return segments;
 }
 
+/** The Debian layout: acoustic model, language model and dictionary side by side in the model folder. */
+function modelFiles(model: string): [hmm: string, lm: string, dict: string] {
+  return ['en-us', 'en-us.lm.bin', 'cmudict-en-us.dict'].map((name) => join(model, name)) as [string, string, string];
+}
+
+/** PocketSphinx runs as a command per call; loading checks the model files (INTERNAL naming a missing one). */
 export class PocketSphinxStt {
-  readonly #model: string;
+  readonly #files: [string, string, string];
 
-  constructor(model: string) {
-    this.#model = model;
+  private constructor(files: [string, string, string]) {
+    this.#files = files;
   }
 
-  /** The engine's own language label: the model folder's name (`en-us`). */
-  get nativeLanguage(): string {
-    return this.#model.split('/').filter(Boolean).at(-1) ?? 'en-us';
-  }
-
-  async transcribe(samples: Float32Array): Promise<Segment[]> {
-    // The Debian layout: acoustic model, language model and dictionary side by side.
-    const [hmm, lm, dict] = ['en-us', 'en-us.lm.bin', 'cmudict-en-us.dict'].map((name) => join(this.#model, name)) as [string, string, string];
-    for (const file of [hmm, lm, dict]) {
+  static async load(model: string): Promise<PocketSphinxStt> {
+    const files = modelFiles(model);
+    for (const file of files) {
       if (!existsSync(file)) throw new ServiceError('INTERNAL', `speech-to-text model file missing at ${file}`);
     }
+    return new PocketSphinxStt(files);
+  }
+
+  async release(): Promise<void> {}
+
+  async transcribe(samples: Float32Array): Promise<Segment[]> {
+    const [hmm, lm, dict] = this.#files;
     const dir = mkdtempSync(join(tmpdir(), 'stt-'));
     const input = join(dir, 'input.wav');
     try {

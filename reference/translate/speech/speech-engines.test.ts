@@ -13,7 +13,7 @@ test('PocketSphinx output lines become one segment per utterance, fillers droppe
 });
 
 test('espeak-ng speech at double speed is about half as long', async (t) => {
-  const voice = new EspeakVoice('en-us');
+  const voice = new EspeakVoice('en-us', ['f3']);
   const normal = await voice.synthesize('The quick brown fox jumps over the lazy dog.', { speed: 1, speaker: undefined });
   const fast = await voice.synthesize('The quick brown fox jumps over the lazy dog.', { speed: 2, speaker: 'f3' });
   const ratio = fast.length / normal.length;
@@ -21,9 +21,9 @@ test('espeak-ng speech at double speed is about half as long', async (t) => {
 });
 
 test('round trip: espeak-ng speech transcribed by PocketSphinx gives recognisable words', async (t) => {
-  const voice = new EspeakVoice('en-us');
+  const voice = new EspeakVoice('en-us', ['f3']);
   const speech = await voice.synthesize('Hello world. Good morning.', { speed: 0.8, speaker: undefined });
-  const stt = new PocketSphinxStt(DEFAULT_POCKETSPHINX_MODEL);
+  const stt = await PocketSphinxStt.load(DEFAULT_POCKETSPHINX_MODEL);
   const segments = await stt.transcribe(await resample(speech, voice.sampleRate, STT_SAMPLE_RATE));
   const text = segments.map((s) => s.text).join(' ');
   t.regex(text, /\b(world|good|morning)\b/, text);

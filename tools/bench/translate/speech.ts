@@ -40,8 +40,8 @@ export async function benchSpeech(rounds: number): Promise<void> {
     return;
   }
   mkdirSync(TMP, { recursive: true });
-  const voice = new EspeakVoice('en-us');
-  const stt = new PocketSphinxStt(DEFAULT_POCKETSPHINX_MODEL);
+  const voice = new EspeakVoice('en-us', ['f3']);
+  const stt = await PocketSphinxStt.load(DEFAULT_POCKETSPHINX_MODEL);
   const tts: number[] = [];
   const recognition: number[] = [];
   const ours: number[] = [];

@@ -1,0 +1,111 @@
+// Speech model lifetime, seen through the target's log (capability `model-lifecycle-log`: the description
+// gives the load/unload line patterns and a variant with a short ModelTtlMinutes). Each case starts its own
+// instance, so the log holds only that case's calls: nothing loaded before the first speech call, unloaded
+// once the TTL has passed without use (never earlier), loaded again by the next call, and (informational)
+// a call running across the TTL is not broken.
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
+import type { CaseContext } from '../harness/case-context.ts';
+import { check } from '../harness/check.ts';
+import type { GrpcClient } from '../harness/grpc-client.ts';
+import type { Launched } from '../harness/launch.ts';
+import { facts, freshInstance } from './target.ts';
+import { repeatWav } from './wav-check.ts';
+
+const M = TranslateService.method;
+const LIFECYCLE = ['stt-configured', 'tts-configured', 'model-lifecycle-log'];
+const life = facts.modelLifecycle;
+const ttlMs = (life?.ttlMinutes ?? 0) * 60_000;
+/** Time allowed past the TTL for the unload to show (a loaded machine delays timers). */
+const SLACK_MS = 4_000;
+const speech = (): Uint8Array => speechFile(speechGolden().find((f) => f.leadingSilence === 0 && f.channels === 1 && f.encoding === 's16')!.file);
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The load and unload lines in the instance's standard error, as `loaded stt` / `unloaded tts`. */
+function events(launched: Launched): string[] {
+  const loaded = new RegExp(life!.loaded);
+  const unloaded = new RegExp(life!.unloaded);
+  return launched
+    .stderr()
+    .split('\n')
+    .flatMap((line) => {
+      const l = loaded.exec(line);
+      if (l) return [`loaded ${l[1]}`];
+      const u = unloaded.exec(line);
+      return u ? [`unloaded ${u[1]}`] : [];
+    });
+}
+
+async function waitFor(launched: Launched, wanted: (e: string[]) => boolean, ms: number): Promise<string[]> {
+  const until = Date.now() + ms;
+  while (!wanted(events(launched)) && Date.now() < until) await sleep(100);
+  return events(launched);
+}
+
+async function lifecycleInstance(c: CaseContext): Promise<{ client: GrpcClient; launched: Launched }> {
+  const started = await freshInstance(c, life!.variant);
+  c.note(`# ModelTtlMinutes ${life!.ttlMinutes} (${ttlMs} ms)`);
+  return started;
+}
+
+function synthesize(client: GrpcClient) {
+  return client.call(M.synthesizeSpeech, { text: 'Hello there.', language: facts.pair.source, speed: 1 });
+}
+
+check('translate/models/lazy-load/nothing-before-first-speech-call', { needs: LIFECYCLE }, async (t, c) => {
+  const { client, launched } = await lifecycleInstance(c);
+  const text = await client.call(M.translateText, { text: facts.pair.text, sourceLanguage: facts.pair.source, targetLanguage: facts.pair.target });
+  await client.call(M.getCapabilities, {});
+  t.is(text.codeName, 'OK', text.message);
+  t.deepEqual(events(launched), [], 'speech models loaded before any speech call');
+  const spoken = await synthesize(client);
+  t.is(spoken.codeName, 'OK', spoken.message);
+  t.deepEqual(events(launched), ['loaded tts'], 'after SynthesizeSpeech');
+  const heard = await client.call(M.transcribeAudio, { audioData: speech() });
+  t.is(heard.codeName, 'OK', heard.message);
+  // (The TTS voice may have been unloaded meanwhile: the TTL is short.)
+  t.deepEqual(events(launched).filter((e) => e.startsWith('loaded')).sort(), ['loaded stt', 'loaded tts'], 'after TranscribeAudio');
+});
+
+check('translate/models/ttl-unload/released-then-loaded-again', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+  const { client, launched } = await lifecycleInstance(c);
+  t.is((await synthesize(client)).codeName, 'OK');
+  const afterTtl = await waitFor(launched, (e) => e.includes('unloaded tts'), ttlMs + SLACK_MS);
+  t.deepEqual(afterTtl, ['loaded tts', 'unloaded tts'], `${ttlMs + SLACK_MS} ms after the call`);
+  t.is((await synthesize(client)).codeName, 'OK');
+  t.deepEqual(events(launched), ['loaded tts', 'unloaded tts', 'loaded tts'], 'the next call loads it again');
+});
+
+check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+  const { client, launched } = await lifecycleInstance(c);
+  t.is((await synthesize(client)).codeName, 'OK');
+  const ended = Date.now();
+  await sleep(ttlMs / 2);
+  // Only an early unload can show here: a slow machine delays unloads, never hastens them.
+  if (Date.now() - ended < ttlMs) t.deepEqual(events(launched), ['loaded tts'], `${Date.now() - ended} ms after the call (TTL ${ttlMs} ms)`);
+  const later = await waitFor(launched, (e) => e.includes('unloaded tts'), ttlMs + SLACK_MS);
+  t.true(later.includes('unloaded tts'), `not unloaded ${ttlMs + SLACK_MS} ms after the call: ${later.join(', ')}`);
+});
+
+// ---------------------------------------------------------------- the reference's choices (informational)
+check('translate/models/transitions/call-across-ttl-not-broken', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+  const { client, launched } = await lifecycleInstance(c);
+  t.is((await client.call(M.transcribeAudio, { audioData: speech() })).codeName, 'OK');
+  await sleep(ttlMs * 0.4);
+  // A long recognition (about 17 s of speech) that starts before the TTL ends and runs well past it.
+  const long = repeatWav(speech(), 6);
+  const out = await client.call(M.transcribeAudio, { audioData: long });
+  t.is(out.codeName, 'OK', out.message);
+  t.not(out.response!.fullText, '', 'the long call heard nothing');
+  t.deepEqual(events(launched), ['loaded stt'], 'unloaded while a call was using it');
+  const after = await waitFor(launched, (e) => e.includes('unloaded stt'), ttlMs + SLACK_MS);
+  t.deepEqual(after, ['loaded stt', 'unloaded stt']);
+});
+
+check('translate/models/lifecycle-visible/one-line-per-load-and-unload', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+  const { client, launched } = await lifecycleInstance(c);
+  await Promise.all([synthesize(client), synthesize(client), synthesize(client)]);
+  t.deepEqual(events(launched), ['loaded tts'], 'three concurrent first calls share one load');
+  t.regex(launched.stderr(), /^model loaded: tts en$/m);
+});

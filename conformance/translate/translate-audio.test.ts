@@ -1,0 +1,137 @@
+// TranslateAudio on the golden English speech of fixtures/translate/speech: recognition, translation with
+// the default model (the same text TranslateText gives for the transcription) and speech by the target
+// language's voice; the source detected when empty or `auto`; target_voice; language_format for both codes;
+// the reserved audio_format; a complete WAV with its rate. Cases need `stt-configured` and `tts-configured`.
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
+import type { CaseContext } from '../harness/case-context.ts';
+import { check } from '../harness/check.ts';
+import type { GrpcClient } from '../harness/grpc-client.ts';
+import { sharedAnswer } from './shared-answers.ts';
+import { connect, facts } from './target.ts';
+import { inspectWav } from './wav-check.ts';
+
+const M = TranslateService.method;
+const SPEECH = { needs: ['stt-configured', 'tts-configured'] };
+const pair = facts.pair;
+const base = speechGolden().find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
+
+interface Over {
+  sourceLanguage?: string;
+  targetLanguage?: string;
+  targetVoice?: string;
+  audioFormat?: string;
+  languageFormat?: string;
+}
+
+function translateAudio(c: CaseContext, client: GrpcClient, over: Over = {}) {
+  const request = { file: base.file, sourceLanguage: pair.source, targetLanguage: pair.target, targetVoice: '', audioFormat: 'wav', languageFormat: '', ...over };
+  return sharedAnswer(c, request, () => client.call(M.translateAudio, { ...request, audioData: speechFile(base.file) }));
+}
+
+/** TranslateText of `text` with the default model (empty model key), as TranslateAudio must do. */
+async function translated(client: GrpcClient, text: string, over: Over = {}): Promise<string> {
+  const out = await client.call(M.translateText, {
+    text,
+    sourceLanguage: over.sourceLanguage ?? pair.source,
+    targetLanguage: over.targetLanguage ?? pair.target,
+    languageFormat: over.languageFormat ?? '',
+    model: '',
+  });
+  if (out.codeName !== 'OK') throw new Error(`TranslateText of the transcription: ${out.codeName} ${out.message}`);
+  return out.response!.translatedText;
+}
+
+check('translate/translate-audio/rpc/speech-in-target-language', SPEECH, async (t, c) => {
+  const out = await translateAudio(c, await connect(c));
+  t.is(out.codeName, 'OK', out.message);
+  t.true(inspectWav(out.response!.translatedAudio).seconds > 0.3, 'translated_audio holds speech');
+});
+
+check('translate/translate-audio/pipeline/transcribe-translate-speak', SPEECH, async (t, c) => {
+  const client = await connect(c);
+  const out = await translateAudio(c, client);
+  t.is(out.codeName, 'OK', out.message);
+  const { transcription, translatedText } = out.response!;
+  t.not(transcription.trim(), '', 'transcription');
+  // Stage 1 is TranscribeAudio's recognition, stage 2 the default model's translation of its text.
+  const heard = await client.call(M.transcribeAudio, { audioData: speechFile(base.file), language: pair.source, audioFormat: 'wav' });
+  t.is(transcription, heard.response?.fullText ?? heard.codeName, 'transcription = TranscribeAudio full_text of the same audio');
+  t.is(translatedText, await translated(client, transcription), 'translated_text = TranslateText (default model) of the transcription');
+});
+
+check('translate/translate-audio/source-auto/empty-and-auto-detect', SPEECH, async (t, c) => {
+  const client = await connect(c);
+  for (const sourceLanguage of ['', 'auto']) {
+    const out = await translateAudio(c, client, { sourceLanguage });
+    t.is(out.codeName, 'OK', `source_language "${sourceLanguage}": ${out.message}`);
+    t.not(out.response!.translatedText.trim(), '', `source_language "${sourceLanguage}": translated_text`);
+  }
+});
+
+check('translate/translate-audio/target-selects-voice/target-voice-rate-and-length', SPEECH, async (t, c) => {
+  const client = await connect(c);
+  const out = await translateAudio(c, client);
+  t.is(out.codeName, 'OK', out.message);
+  const spoken = await client.call(M.synthesizeSpeech, { text: out.response!.translatedText, language: pair.target, speed: 1 });
+  t.is(spoken.codeName, 'OK', spoken.message);
+  const [a, b] = [inspectWav(out.response!.translatedAudio), inspectWav(spoken.response!.audioData)];
+  t.is(a.sampleRate, b.sampleRate, 'the target voice sample rate');
+  t.true(Math.abs(a.seconds - b.seconds) <= 0.25 * b.seconds, `translated_audio ${a.seconds} s; the target voice speaks the text in ${b.seconds} s`);
+});
+
+check('translate/translate-audio/target-voice/each-speaker-and-none', { needs: ['stt-configured', 'tts-configured', 'multi-speaker-voice'] }, async (t, c) => {
+  const client = await connect(c);
+  const { language, speakers } = facts.multiSpeakerVoice!;
+  const voices = ['', ...speakers];
+  const outcomes = await Promise.all(voices.map((targetVoice) => translateAudio(c, client, { targetLanguage: language, targetVoice })));
+  for (const [i, out] of outcomes.entries()) {
+    t.is(out.codeName, 'OK', `target_voice "${voices[i]}": ${out.message}`);
+    t.true(inspectWav(out.response?.translatedAudio ?? new Uint8Array()).frames > 0, `target_voice "${voices[i]}": no audio`);
+  }
+});
+
+check('translate/translate-audio/format-applies-to-both/native-codes', SPEECH, async (t, c) => {
+  const client = await connect(c);
+  const native = pair.native ?? { source: pair.source, target: pair.target };
+  const caps = await client.call(M.getCapabilities, {});
+  if (!caps.response?.availableVoices.includes(native.target)) {
+    c.note(`# no voice keyed "${native.target}": native codes are checked on the source only`);
+  }
+  const over = { sourceLanguage: native.source, targetLanguage: native.target, languageFormat: 'native' };
+  const out = await translateAudio(c, client, over);
+  if (caps.response?.availableVoices.includes(native.target)) {
+    t.is(out.codeName, 'OK', out.message);
+    t.is(out.response!.translatedText, await translated(client, out.response!.transcription, over));
+  } else {
+    t.is(out.codeName, 'FAILED_PRECONDITION', `native target "${native.target}" has no voice: ${out.message}`);
+  }
+  // The same codes read as BCP-47 must not select the native pair's voice and model by accident.
+  const bcp = await translateAudio(c, client, { sourceLanguage: pair.source, targetLanguage: pair.target, languageFormat: 'bcp47' });
+  t.is(bcp.codeName, 'OK', bcp.message);
+});
+
+check('translate/translate-audio/audio-format-reserved/empty-and-wav', SPEECH, async (t, c) => {
+  const client = await connect(c);
+  const [empty, wav] = await Promise.all([translateAudio(c, client, { audioFormat: '' }), translateAudio(c, client, { audioFormat: 'wav' })]);
+  t.is(empty.codeName, 'OK', `audio_format "": ${empty.message}`);
+  t.is(wav.codeName, 'OK', `audio_format "wav": ${wav.message}`);
+});
+
+check('translate/translate-audio/wav-output/riff-16-bit-pcm-at-sample-rate', SPEECH, async (t, c) => {
+  const out = await translateAudio(c, await connect(c));
+  t.is(out.codeName, 'OK', out.message);
+  const wav = inspectWav(out.response!.translatedAudio, { pcm16: true });
+  t.deepEqual(wav.problems, []);
+  t.is(out.response!.sampleRate, wav.sampleRate);
+});
+
+// ---------------------------------------------------------------- the reference's choices (informational)
+check('translate/translate-audio/target-without-voice/failed-precondition', SPEECH, async (t, c) => {
+  const client = await connect(c);
+  const caps = await client.call(M.getCapabilities, {});
+  const voiced = new Set(caps.response!.availableVoices.map((v) => v.split(/[-_]/)[0]!.toLowerCase()));
+  const targetLanguage = ['mt', 'cy', 'eu', 'ga', 'is', 'lb', 'sw', 'yo'].find((l) => !voiced.has(l))!;
+  const out = await translateAudio(c, client, { targetLanguage });
+  t.is(out.codeName, 'FAILED_PRECONDITION', `${targetLanguage}: ${out.message}`);
+});
