@@ -1,15 +1,11 @@
 // The redirect adapter across two real instances: X forwards model `remote` to Y; a loop between them
 // (X `ping` → Y `pong` → X `ping`) ends in FAILED_PRECONDITION.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { create } from '@bufbuild/protobuf';
 import test from 'ava';
 import { TranslateService, TranslateTextRequestSchema } from '../../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { TranslateServiceClient } from './translate-client.ts';
-
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+import { startTestServer } from './test-server.ts';
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -19,38 +15,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startInstance(id: string, port: number, models: Record<string, unknown>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', String(port)], {
-    env: {
-      ...process.env,
-      TRANSLATE_BIND: '127.0.0.1',
-      TRANSLATE_INSTANCE_ID: id,
-      Translation: JSON.stringify({ Models: { pseudo: { adapter: 'pseudo' }, ...models }, DefaultModel: 'pseudo' }),
-      AllowedModels: 'null',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  while (!out.includes('listening on')) out += ((await once(child.stdout!, 'data')) as [string])[0];
-  return child;
+function startInstance(id: string, port: number, models: Record<string, unknown>) {
+  return startTestServer({ Models: { pseudo: { adapter: 'pseudo' }, ...models }, DefaultModel: 'pseudo' }, { port, env: { TRANSLATE_INSTANCE_ID: id } });
 }
 
 const request = (model: string) => create(TranslateTextRequestSchema, { text: 'Hello', sourceLanguage: 'en', targetLanguage: 'es', model });
 
 test('a redirected model is served by the other instance; a loop is FAILED_PRECONDITION', async (t) => {
   const [px, py] = [await freePort(), await freePort()];
-  const children = await Promise.all([
+  const servers = await Promise.all([
     startInstance('x', px, {
       remote: { adapter: 'redirect', address: `127.0.0.1:${py}`, model: 'pseudo' },
       ping: { adapter: 'redirect', address: `127.0.0.1:${py}`, model: 'pong' },
     }),
     startInstance('y', py, { pong: { adapter: 'redirect', address: `127.0.0.1:${px}`, model: 'ping' } }),
   ]);
-  const client = new TranslateServiceClient(`127.0.0.1:${px}`);
+  const client = servers[0].client;
   t.teardown(() => {
-    client.close();
-    for (const child of children) child.kill();
+    for (const server of servers) server.stop();
   });
 
   const forwarded = await client.call(TranslateService.method.translateText, request('remote'), {}, 10_000);

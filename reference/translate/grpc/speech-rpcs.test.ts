@@ -1,46 +1,25 @@
 // The speech RPCs end to end on a real server: espeak-ng speaks, PocketSphinx transcribes, Apertium
 // translates in between.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
 import test from 'ava';
 import { TranslateService } from '../../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { decodeWav } from '../audio/wav.ts';
-import { TranslateServiceClient } from './translate-client.ts';
+import { startTestServer, type TestServer } from './test-server.ts';
 
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
-
-const CONFIG = {
-  Translation: {
-    Models: { apertium: { adapter: 'apertium' } },
-    AudioToText: { engine: 'pocketsphinx' },
-    TextToAudio: { en: { engine: 'espeak-ng', voice: 'en-us', speakers: ['f3', 'm3'] }, es: { engine: 'espeak-ng' } },
-  },
+const TRANSLATION = {
+  Models: { apertium: { adapter: 'apertium' } },
+  AudioToText: { engine: 'pocketsphinx' },
+  TextToAudio: { en: { engine: 'espeak-ng', voice: 'en-us', speakers: ['f3', 'm3'] }, es: { engine: 'espeak-ng' } },
 };
 
-let server: ChildProcess;
-let client: TranslateServiceClient;
+let server: TestServer;
 
 test.before(async () => {
-  server = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0'], {
-    env: { ...process.env, TRANSLATE_BIND: '127.0.0.1', Translation: JSON.stringify(CONFIG.Translation), AllowedModels: 'null' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  server.stdout!.setEncoding('utf8');
-  while (!/listening on .*:\d+\n/.test(out)) out += ((await once(server.stdout!, 'data')) as [string])[0];
-  client = new TranslateServiceClient(`127.0.0.1:${/:(\d+)\n/.exec(out)![1]}`);
+  server = await startTestServer(TRANSLATION);
 });
 
-test.after.always(() => {
-  client?.close();
-  server?.kill();
-});
+test.after.always(() => server?.stop());
 
-function call<I extends DescMessage, O extends DescMessage>(method: { name: string; localName: string; input: I; output: O }, init: MessageInitShape<I>) {
-  return client.call(method, create(method.input, init), {}, 30_000);
-}
+const call: TestServer['call'] = (method, init) => server.call(method, init);
 
 test('capabilities report STT and the TTS map keys', async (t) => {
   const caps = await call(TranslateService.method.getCapabilities, {});
