@@ -66,9 +66,13 @@ check('translate/capabilities/stt-available/false-without-stt', { needs: ['stt-u
 });
 
 check('translate/capabilities/stt-available/agrees-with-transcribe', async (t, c) => {
-  const client = await connect(c);
-  const caps = await client.call(TranslateService.method.getCapabilities, {});
-  const out = await client.call(TranslateService.method.transcribeAudio, { audioData: new Uint8Array(0) });
-  // Without STT the call must be FAILED_PRECONDITION; with STT, an empty WAV fails for its content instead.
-  t.is(out.codeName === 'FAILED_PRECONDITION', caps.response?.sttAvailable === false, `stt_available=${caps.response?.sttAvailable}, TranscribeAudio: ${out.codeName}`);
+  // On the main instance and on the one without STT, when the target stages that condition on a variant.
+  for (const variant of new Set([undefined, variantFor('stt-unconfigured')])) {
+    const client = await connect(c, variant);
+    const caps = await client.call(TranslateService.method.getCapabilities, {});
+    const out = await client.call(TranslateService.method.transcribeAudio, { audioData: new Uint8Array(0) });
+    // Without STT the call must be FAILED_PRECONDITION; with STT, an empty WAV fails for its content instead.
+    const seen = `${variant ?? 'main instance'}: stt_available=${caps.response?.sttAvailable}, TranscribeAudio: ${out.codeName}`;
+    t.is(out.codeName === 'FAILED_PRECONDITION', caps.response?.sttAvailable === false, seen);
+  }
 });

@@ -1,9 +1,10 @@
 // TranslateAudio on the golden English speech of fixtures/translate/speech: recognition, translation with
 // the default model (the same text TranslateText gives for the transcription) and speech by the target
 // language's voice; the source detected when empty or `auto`; target_voice; language_format for both codes;
-// the reserved audio_format; a complete WAV with its rate. Cases need `stt-configured` and `tts-configured`.
+// the reserved audio_format; a complete WAV with its rate; a multi-channel input heard as mono. Cases need
+// `stt-configured` and `tts-configured`.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
+import { speechFile, speechGolden, utterances } from '../../tools/fixtures/translate-speech.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
@@ -17,6 +18,8 @@ const pair = facts.pair;
 const base = speechGolden().find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
 
 interface Over {
+  /** A golden fixture other than `base`. */
+  file?: string;
   sourceLanguage?: string;
   targetLanguage?: string;
   targetVoice?: string;
@@ -26,7 +29,7 @@ interface Over {
 
 function translateAudio(c: CaseContext, client: GrpcClient, over: Over = {}) {
   const request = { file: base.file, sourceLanguage: pair.source, targetLanguage: pair.target, targetVoice: '', audioFormat: 'wav', languageFormat: '', ...over };
-  return sharedAnswer(c, request, () => client.call(M.translateAudio, { ...request, audioData: speechFile(base.file) }));
+  return sharedAnswer(c, request, () => client.call(M.translateAudio, { ...request, audioData: speechFile(request.file) }));
 }
 
 /** TranslateText of `text` with the default model (empty model key), as TranslateAudio must do. */
@@ -89,6 +92,8 @@ check('translate/translate-audio/target-voice/each-speaker-and-none', { needs: [
     t.is(out.codeName, 'OK', `target_voice "${voices[i]}": ${out.message}`);
     t.true(inspectWav(out.response?.translatedAudio ?? new Uint8Array()).frames > 0, `target_voice "${voices[i]}": no audio`);
   }
+  const audio = outcomes.map((o) => Buffer.from(o.response?.translatedAudio ?? []).toString('base64'));
+  t.not(audio[1], audio[2], `speakers ${speakers[0]} and ${speakers[1]} gave the same audio`);
 });
 
 check('translate/translate-audio/format-applies-to-both/native-codes', SPEECH, async (t, c) => {
@@ -124,6 +129,17 @@ check('translate/translate-audio/wav-output/riff-16-bit-pcm-at-sample-rate', SPE
   const wav = inspectWav(out.response!.translatedAudio, { pcm16: true });
   t.deepEqual(wav.problems, []);
   t.is(out.response!.sampleRate, wav.sampleRate);
+});
+
+check('translate/limits/stt-resampling/translate-audio-multi-channel-input', SPEECH, async (t, c) => {
+  // The first stage hears any layout as 16 kHz mono, as TranscribeAudio does: here several channels at a
+  // wideband rate, from which recognisable words are required.
+  const fixture = speechGolden().find((f) => f.channels > 1 && f.sampleRate >= 16_000 && f.leadingSilence === 0)!;
+  const out = await translateAudio(c, await connect(c), { file: fixture.file });
+  t.is(out.codeName, 'OK', `${fixture.file}: ${out.message}`);
+  const words = new Set(utterances().find((u) => u.name === fixture.utterance)!.text.toLowerCase().match(/[a-z']+/g));
+  const heard = new Set(out.response?.transcription.toLowerCase().match(/[a-z']+/g)?.filter((w) => words.has(w)));
+  t.true(heard.size >= 2, `${fixture.file}: transcription "${out.response?.transcription}"`);
 });
 
 // ---------------------------------------------------------------- the reference's choices (informational)

@@ -22,5 +22,29 @@ export const TRANSLATE_FAULTS = {
   'precondition-internal': 'preconditions answer INTERNAL',
   /** GetCapabilitiesResponse carries a field number 1 (the reserved supported_languages) on the wire. */
   'capabilities-field-1': 'reserved field 1 used in GetCapabilitiesResponse',
+  /** The RIFF size of returned WAVs (SynthesizeSpeech audio_data, TranslateAudio translated_audio) is 8 too large. */
+  'wav-sizes-wrong': 'RIFF size field off by 8',
+  /** sample_rate in SynthesizeSpeech and TranslateAudio answers is twice the rate in the WAV header. */
+  'sample-rate-mismatch': 'sample_rate twice the header rate',
+  /** SynthesizeSpeech's speed is replaced by 1 before relaying. */
+  'speed-ignored': 'speed ignored',
+  /** SynthesizeSpeech's voice and TranslateAudio's target_voice are cleared before relaying. */
+  'speaker-ignored': 'speaker ignored',
+  /** TranscribeAudio's full_text is the segments' texts joined with nothing between them. */
+  'full-text-no-spaces': 'full_text joined without spaces',
+  /** TranscribeAudio's segment start and end times are in milliseconds. */
+  'segment-times-ms': 'segment times in milliseconds',
+  /** TranscribeAudio's detected_language is a POSIX locale (`en_US`) when BCP-47 was asked for. */
+  'detected-language-raw': 'detected_language not BCP-47',
+  /** TranscribeAudio and TranslateAudio refuse a WAV of more than one channel with INVALID_ARGUMENT. */
+  'stereo-refused': 'multi-channel WAV refused',
+  /** TranslateAudio with source_language empty or `auto` answers INVALID_ARGUMENT. */
+  'source-auto-refused': 'TranslateAudio source auto refused',
+  /** TranslateAudio translates (and speaks) the transcription with a model other than the default one. */
+  'translate-audio-other-model': 'TranslateAudio not translated with the default model',
+  /** `model unloaded:` lines are dropped from the log. */
+  'models-never-unloaded': 'speech models never logged as unloaded',
+  /** The log says the en STT model and en TTS voice were loaded at start-up, before any call. */
+  'models-loaded-eagerly': 'speech models loaded at start-up',
 } as const;
 export type TranslateFault = keyof typeof TRANSLATE_FAULTS;

@@ -1,7 +1,8 @@
 // A deliberately faulty translation service, for proving that the translate suite can fail. It starts the
 // reference (from source, under tsx) on a private port with the same configuration and relays every call
-// through a gRPC front that forwards raw bytes and metadata; each fault named in FAULTS (comma-separated,
-// see faulty-translate-faults.ts) alters requests, responses or status codes to break one documented rule.
+// through a gRPC front that forwards raw bytes and metadata, and its standard error line by line; each fault
+// named in FAULTS (comma-separated, see faulty-translate-faults.ts) alters requests, responses, status codes
+// or that log to break one documented rule (the speech faults are in faulty-translate-speech.ts).
 //
 //   node --import <tsx> tools/test/faulty/faulty-translate.ts [--port N] [reference options...]
 //
@@ -12,11 +13,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { create, type DescMessage, fromBinary, toBinary } from '@bufbuild/protobuf';
 import {
   Client,
   credentials,
-  Metadata,
+  type Metadata,
   Server,
   ServerCredentials,
   type ServerDuplexStream,
@@ -32,6 +32,8 @@ import { PROJECT_ROOT } from '../../../conformance/harness/launch.ts';
 import { TranslateService } from '../../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { leafStrings, type Node, parseJson, serialize, stringAt } from '../../../reference/translate/service/json-tree.ts';
 import type { TranslateFault } from './faulty-translate-faults.ts';
+import { SPEECH_REQUEST_FAULTS, SPEECH_RESPONSE_FAULTS, speechFaults } from './faulty-translate-speech.ts';
+import { callReference, decode, encode, type Fields, identity } from './faulty-translate-wire.ts';
 
 const REFERENCE = join(PROJECT_ROOT, 'reference/translate/main.ts');
 const TSX = join(PROJECT_ROOT, 'node_modules/tsx/dist/loader.mjs');
@@ -42,11 +44,10 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 const faults = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean) as TranslateFault[]);
 const on = (f: TranslateFault): boolean => faults.has(f);
+const speech = speechFaults(on);
 
-type Fields = Record<string, unknown>;
 type Kind = 'unary' | 'serverStream' | 'bidi';
 
-const identity = (bytes: Buffer): Buffer => bytes;
 const isBlank = (text: string): boolean => text.trim() === '';
 
 // ---------------------------------------------------------------- command line
@@ -110,23 +111,26 @@ function configuredModels(file: string | undefined): { keys: Set<string>; hasLoo
 
 const METHODS = new Map(TranslateService.methods.map((m) => [`/${TranslateService.typeName}/${m.name}`, m]));
 
-function decode(schema: DescMessage, bytes: Buffer): Fields {
-  return fromBinary(schema, bytes) as unknown as Fields;
+const requestFaults: TranslateFault[] = ['flores200-accepted', 'unknown-model-default', 'native-label-bcp47', ...SPEECH_REQUEST_FAULTS];
+
+interface Forward {
+  bytes: Buffer;
+  /** The decoded request as the caller sent it (for faults on the response). */
+  request: Fields | undefined;
+  /** The status the front answers instead of relaying. */
+  refusal?: { code: status; details: string };
 }
 
-function encode(schema: DescMessage, message: Fields): Buffer {
-  return Buffer.from(toBinary(schema, message as never));
-}
-
-const requestFaults: TranslateFault[] = ['flores200-accepted', 'unknown-model-default', 'native-label-bcp47'];
-
-/** The request as forwarded, and its decoded fields (for faults on the response). */
-function alterRequest(method: string, bytes: Buffer, knownModels: Set<string> | undefined): { bytes: Buffer; request: Fields | undefined } {
+/** The request as forwarded. */
+function alterRequest(method: string, bytes: Buffer, knownModels: Set<string> | undefined): Forward {
   const m = METHODS.get(method);
   if (!m || faults.size === 0) return { bytes, request: undefined };
   const request = decode(m.input, bytes);
+  const refusal = speech.refusal(m.name, request);
+  if (refusal) return { bytes, request, refusal };
   if (!requestFaults.some(on)) return { bytes, request };
   const altered = { ...request };
+  speech.alterRequest(m.name, altered);
   const format = typeof altered.languageFormat === 'string' ? altered.languageFormat.toLowerCase() : undefined;
   if (on('flores200-accepted') && format === 'flores200') altered.languageFormat = '';
   if (on('native-label-bcp47') && m.name === 'DetectLanguage' && format === 'native') altered.languageFormat = 'bcp47';
@@ -176,14 +180,9 @@ function alterLocalization(request: Fields, response: Fields): void {
 const FIELD_1 = Buffer.from([(1 << 3) | 2, 2, 0x65, 0x6e]);
 
 /** The language the reference detects in `text` (as BCP-47). */
-function detect(client: Client, text: string): Promise<string> {
-  const schema = TranslateService.method.detectLanguage;
-  const body = Buffer.from(toBinary(schema.input, create(schema.input, { text })));
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(`/${TranslateService.typeName}/DetectLanguage`, identity, identity, body, new Metadata(), {}, (err, response) => {
-      resolve(err || !response ? 'und' : (decode(schema.output, response).language as string));
-    });
-  });
+async function detect(client: Client, text: string): Promise<string> {
+  const detected = await callReference(client, TranslateService.method.detectLanguage, { text });
+  return (detected?.language as string | undefined) ?? 'und';
 }
 
 async function alterResponse(client: Client, method: string, request: Fields | undefined, bytes: Buffer): Promise<Buffer> {
@@ -215,6 +214,14 @@ async function alterResponse(client: Client, method: string, request: Fields | u
     }
     case 'GetCapabilities':
       return on('capabilities-field-1') ? Buffer.concat([bytes, FIELD_1]) : bytes;
+    case 'TranscribeAudio':
+    case 'SynthesizeSpeech':
+    case 'TranslateAudio': {
+      if (!SPEECH_RESPONSE_FAULTS.some(on)) return bytes;
+      const response = decode(m.output, bytes);
+      await speech.alterResponse(client, m.name, request, response);
+      return encode(m.output, response);
+    }
     default:
       return bytes;
   }
@@ -245,11 +252,15 @@ function relay(path: string, kind: Kind, upstream: () => Promise<{ client: Clien
   if (kind === 'unary') {
     return async (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
       const { client, knownModels } = await upstream();
-      let forward: { bytes: Buffer; request: Fields | undefined };
+      let forward: Forward;
       try {
         forward = alterRequest(path, call.request, knownModels);
       } catch {
         forward = { bytes: call.request, request: undefined }; // undecodable: the reference answers for it
+      }
+      if (forward.refusal) {
+        callback(forward.refusal);
+        return;
       }
       const up = client.makeUnaryRequest(
         path,
@@ -328,7 +339,7 @@ function relayService(upstream: () => Promise<{ client: Client; knownModels: Set
 // ---------------------------------------------------------------- the two processes
 
 function startReference(args: string[], env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe'): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX, REFERENCE, ...args], { env, stdio: ['ignore', stdio, 'inherit'] });
+  return spawn(process.execPath, ['--import', TSX, REFERENCE, ...args], { env, stdio: ['ignore', stdio, stdio] });
 }
 
 async function main(): Promise<void> {
@@ -362,11 +373,17 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, TRANSLATE_BIND: '127.0.0.1' };
   delete env.TRANSLATE_PORT;
   if (models?.hasLoop && env.Translation__Models__loop__address === undefined) env.Translation__Models__loop__address = `127.0.0.1:${port}`;
+  for (const line of speech.startupLog()) process.stderr.write(`${line}\n`);
   const child = startReference(['--port', '0', ...config, ...args.rest], env, 'pipe');
+  // The reference's log passes through the front line by line, so that faults can hide lines of it.
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    if (speech.relaysLogLine(line)) process.stderr.write(`${line}\n`);
+  });
   let stopping = false;
   let client: Client | undefined;
   process.on('exit', () => child.kill('SIGKILL'));
-  child.on('exit', (code, signal) => {
+  // 'close', not 'exit': the reference's last lines of output are relayed before the front exits.
+  child.on('close', (code, signal) => {
     client?.close();
     server.forceShutdown();
     process.exit(stopping ? (code ?? 0) : (code ?? (signal ? 1 : 0)));
