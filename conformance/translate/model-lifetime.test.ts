@@ -92,7 +92,7 @@ check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { needs: LIFEC
 check('translate/models/transitions/call-across-ttl-not-broken', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
   t.is((await client.call(M.transcribeAudio, { audioData: speech() })).codeName, 'OK');
-  await sleep(ttlMs * 0.4);
+  await sleep(ttlMs * 0.1);
   // A long recognition (about 17 s of speech) that starts before the TTL ends and runs well past it.
   const long = repeatWav(speech(), 6);
   const out = await client.call(M.transcribeAudio, { audioData: long });

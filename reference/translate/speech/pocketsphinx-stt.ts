@@ -1,8 +1,9 @@
 // Speech to text with PocketSphinx (Debian `pocketsphinx`, `pocketsphinx-en-us`): offline, English.
 // Input is 16 kHz mono; each utterance PocketSphinx finds becomes a segment, timed by its words.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { STT_SAMPLE_RATE } from '../audio/resample.ts';
 import { encodeWav16 } from '../audio/wav.ts';
 import { ServiceError } from '../core/errors.ts';
@@ -47,6 +48,9 @@ function modelFiles(model: string): [hmm: string, lm: string, dict: string] {
   return ['en-us', 'en-us.lm.bin', 'cmudict-en-us.dict'].map((name) => join(model, name)) as [string, string, string];
 }
 
+/** Recognitions running at once: one per core. More only share the cores, and every call would finish late. */
+const running = pLimit(availableParallelism());
+
 /** PocketSphinx runs as a command per call; loading checks the model files (INTERNAL naming a missing one). */
 export class PocketSphinxStt {
   readonly #files: [string, string, string];
@@ -65,7 +69,11 @@ export class PocketSphinxStt {
 
   async release(): Promise<void> {}
 
-  async transcribe(samples: Float32Array): Promise<Segment[]> {
+  transcribe(samples: Float32Array): Promise<Segment[]> {
+    return running(() => this.#run(samples));
+  }
+
+  async #run(samples: Float32Array): Promise<Segment[]> {
     const [hmm, lm, dict] = this.#files;
     const dir = mkdtempSync(join(tmpdir(), 'stt-'));
     const input = join(dir, 'input.wav');
