@@ -15,6 +15,9 @@ export interface CaseOptions {
   needs?: string[];
   /** Time limit of the case; default CONFORM_CASE_TIMEOUT_MS or 60 s. */
   timeoutMs?: number;
+  /** Asked when the case is about to run, for what only the target can tell (what it reports about itself):
+   * a reason makes the case not-applicable. */
+  applicable?: (c: CaseContext) => Promise<string | undefined>;
 }
 
 export type CaseFn = (t: ExecutionContext, c: CaseContext) => Promise<void> | void;
@@ -69,6 +72,12 @@ export function check(id: string, optionsOrFn: CaseOptions | CaseFn, maybeFn?: C
   test(id, async (t) => {
     const c = new CaseContext(t, id, target);
     t.teardown(() => c.close());
+    const notApplicable = await options.applicable?.(c);
+    if (notApplicable !== undefined) {
+      emit({ type: 'not-applicable', id, reason: notApplicable });
+      t.pass();
+      return;
+    }
     await withTimeout(fn(t, c), options.timeoutMs ?? runEnv.caseTimeoutMs, id);
   });
 }

@@ -8,6 +8,8 @@ export type CaseStatus = 'run' | 'skipped' | 'not-applicable';
 export type HarnessEvent =
   | { type: 'case'; id: string; clause: string; surface: string; status: CaseStatus; reason?: string }
   | { type: 'repro'; id: string; lines: string[] }
+  /** A case found at run time that the target cannot stage it (CaseOptions.applicable). */
+  | { type: 'not-applicable'; id: string; reason: string }
   | { type: 'launched'; id: string }
   | { type: 'target-error'; id: string; message: string };
 

@@ -9,11 +9,11 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import type { Launched } from '../harness/launch.ts';
-import { facts, freshInstance } from './target.ts';
+import { facts, freshInstance, speechOn } from './target.ts';
 import { repeatWav } from './wav-check.ts';
 
 const M = TranslateService.method;
-const LIFECYCLE = ['stt-configured', 'tts-configured', 'model-lifecycle-log'];
+const LIFECYCLE = { needs: ['model-lifecycle-log'], applicable: speechOn('stt', 'tts') };
 const life = facts.modelLifecycle;
 const ttlMs = (life?.ttlMinutes ?? 0) * 60_000;
 /** Time allowed past the TTL for the unload to show (a loaded machine delays timers). */
@@ -53,7 +53,7 @@ function synthesize(client: GrpcClient) {
   return client.call(M.synthesizeSpeech, { text: 'Hello there.', language: facts.pair.source, speed: 1 });
 }
 
-check('translate/models/lazy-load/nothing-before-first-speech-call', { needs: LIFECYCLE }, async (t, c) => {
+check('translate/models/lazy-load/nothing-before-first-speech-call', LIFECYCLE, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
   const text = await client.call(M.translateText, { text: facts.pair.text, sourceLanguage: facts.pair.source, targetLanguage: facts.pair.target });
   await client.call(M.getCapabilities, {});
@@ -68,7 +68,7 @@ check('translate/models/lazy-load/nothing-before-first-speech-call', { needs: LI
   t.deepEqual(events(launched).filter((e) => e.startsWith('loaded')).sort(), ['loaded stt', 'loaded tts'], 'after TranscribeAudio');
 });
 
-check('translate/models/ttl-unload/released-then-loaded-again', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+check('translate/models/ttl-unload/released-then-loaded-again', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
   t.is((await synthesize(client)).codeName, 'OK');
   const afterTtl = await waitFor(launched, (e) => e.includes('unloaded tts'), ttlMs + SLACK_MS);
@@ -77,7 +77,7 @@ check('translate/models/ttl-unload/released-then-loaded-again', { needs: LIFECYC
   t.deepEqual(events(launched), ['loaded tts', 'unloaded tts', 'loaded tts'], 'the next call loads it again');
 });
 
-check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
   t.is((await synthesize(client)).codeName, 'OK');
   const ended = Date.now();
@@ -89,7 +89,7 @@ check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { needs: LIFEC
 });
 
 // ---------------------------------------------------------------- the reference's choices (informational)
-check('translate/models/transitions/call-across-ttl-not-broken', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+check('translate/models/transitions/call-across-ttl-not-broken', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
   t.is((await client.call(M.transcribeAudio, { audioData: speech() })).codeName, 'OK');
   await sleep(ttlMs * 0.1);
@@ -103,7 +103,7 @@ check('translate/models/transitions/call-across-ttl-not-broken', { needs: LIFECY
   t.deepEqual(after, ['loaded stt', 'unloaded stt']);
 });
 
-check('translate/models/lifecycle-visible/one-line-per-load-and-unload', { needs: LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
+check('translate/models/lifecycle-visible/one-line-per-load-and-unload', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
   await Promise.all([synthesize(client), synthesize(client), synthesize(client)]);
   t.deepEqual(events(launched), ['loaded tts'], 'three concurrent first calls share one load');

@@ -5,7 +5,7 @@ import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, speechOn } from './target.ts';
 
 const SERVICE = '/vendor.translate.v1.TranslateService';
 const RPCS = ['TranslateText', 'TranslateLocalization', 'DetectLanguage', 'TranscribeAudio', 'SynthesizeSpeech', 'TranslateAudio', 'GetCapabilities'];
@@ -172,21 +172,21 @@ async function transcribeSpeech(c: CaseContext) {
 }
 const isWav = (f: Field | undefined): boolean => Buffer.from((f?.value as Uint8Array) ?? []).subarray(0, 4).toString('latin1') === 'RIFF';
 
-check('translate/proto/synthesize-speech-response/documented-numbers-and-types', { needs: ['tts-configured'] }, async (t, c) => {
+check('translate/proto/synthesize-speech-response/documented-numbers-and-types', { applicable: speechOn('tts') }, async (t, c) => {
   const { out, fields } = await synthesize(await connect(c));
   t.is(out.codeName, 'OK', out.message);
   t.deepEqual(layout(fields), ['1:LengthDelimited', '2:Varint']);
   t.true(isWav(fields.find((f) => f.no === 1)), 'audio_data (1) is a RIFF file');
 });
 
-check('translate/proto/transcribe-audio-response/documented-numbers-and-types', { needs: ['stt-configured', 'tts-configured'] }, async (t, c) => {
+check('translate/proto/transcribe-audio-response/documented-numbers-and-types', { applicable: speechOn('stt', 'tts') }, async (t, c) => {
   const { out, fields } = await transcribeSpeech(c);
   t.is(out.codeName, 'OK', out.message);
   t.deepEqual(undocumented(fields, ['1:LengthDelimited', '2:LengthDelimited', '3:LengthDelimited']), []);
   t.not(text(fields.find((f) => f.no === 3)), '', 'full_text (3)');
 });
 
-check('translate/proto/transcription-segment/documented-numbers-and-types', { needs: ['stt-configured', 'tts-configured'] }, async (t, c) => {
+check('translate/proto/transcription-segment/documented-numbers-and-types', { applicable: speechOn('stt', 'tts') }, async (t, c) => {
   const { out, fields } = await transcribeSpeech(c);
   const segments = fields.filter((f) => f.no === 1).map((f) => decode(f.value as Uint8Array));
   t.not(segments.length, 0, `${out.codeName} ${out.message}`);
@@ -194,7 +194,7 @@ check('translate/proto/transcription-segment/documented-numbers-and-types', { ne
   t.true(segments.every((s) => text(s.find((f) => f.no === 1)) !== ''), 'each segment has its text (1)');
 });
 
-check('translate/proto/translate-audio-response/documented-numbers-and-types', { needs: ['stt-configured', 'tts-configured'] }, async (t, c) => {
+check('translate/proto/translate-audio-response/documented-numbers-and-types', { applicable: speechOn('stt', 'tts') }, async (t, c) => {
   const client = await connect(c);
   const { audio, voice } = await synthesize(client);
   const out = await raw(client, 'TranslateAudio', encode([1, LEN, audio], [3, LEN, voice]));

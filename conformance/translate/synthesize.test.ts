@@ -1,16 +1,16 @@
 // SynthesizeSpeech: a complete 16-bit PCM WAV whose rate is the response's sample_rate, the voice found in
 // the TTS map for the request's language, speakers of a multi-speaker voice, the speed multiplier, the
 // phonemizer precondition; and (informational) the reference's choices for speed 0, blank text, unknown
-// speakers and missing voice files. Cases need `tts-configured`; voices come from GetCapabilities.
+// speakers and missing voice files. Cases are not-applicable when GetCapabilities reports tts_available false; voices come from its list.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, speechOn } from './target.ts';
 import { inspectWav } from './wav-check.ts';
 
 const M = TranslateService.method;
-const TTS = { needs: ['tts-configured'] };
+const TTS = { applicable: speechOn('tts') };
 const TEXT = 'The quick brown fox jumps over the lazy dog.';
 
 function synthesize(client: GrpcClient, language: string, over: { text?: string; speed?: number; voice?: string; languageFormat?: string } = {}) {
@@ -80,18 +80,18 @@ check('translate/synthesize/phonemizer-required/voice-and-phonemizer-speak', TTS
   t.is(out.codeName, 'OK', out.message);
 });
 
-check('translate/synthesize/phonemizer-required/fails-without-phonemizer', { needs: ['tts-configured', 'phonemizer-missing'] }, async (t, c) => {
+check('translate/synthesize/phonemizer-required/fails-without-phonemizer', { needs: ['phonemizer-missing'], applicable: speechOn('tts') }, async (t, c) => {
   const out = await synthesize(await connect(c, 'phonemizer-missing'), facts.pair.source);
   t.not(out.codeName, 'OK', 'synthesis without a phonemizer on the host');
 });
 
-check('translate/synthesize/phonemizer-missing-code/failed-precondition-naming-it', { needs: ['tts-configured', 'phonemizer-missing'] }, async (t, c) => {
+check('translate/synthesize/phonemizer-missing-code/failed-precondition-naming-it', { needs: ['phonemizer-missing'], applicable: speechOn('tts') }, async (t, c) => {
   const out = await synthesize(await connect(c, 'phonemizer-missing'), facts.pair.source);
   t.is(out.codeName, 'FAILED_PRECONDITION', out.message);
   t.regex(out.message, /espeak|phonemi[sz]er/i);
 });
 
-check('translate/synthesize/voice-speaker/each-speaker-and-none', { needs: ['tts-configured', 'multi-speaker-voice'] }, async (t, c) => {
+check('translate/synthesize/voice-speaker/each-speaker-and-none', { needs: ['multi-speaker-voice'], applicable: speechOn('tts') }, async (t, c) => {
   const client = await connect(c);
   const { language, speakers } = facts.multiSpeakerVoice!;
   const outcomes = await Promise.all(['', ...speakers].map((voice) => synthesize(client, language, { voice })));
@@ -129,7 +129,7 @@ check('translate/synthesize/blank-text/empty-wav', TTS, async (t, c) => {
   t.deepEqual([wav.problems, wav.frames], [[], 0]);
 });
 
-check('translate/synthesize/unknown-speaker/invalid-argument', { needs: ['tts-configured', 'multi-speaker-voice'] }, async (t, c) => {
+check('translate/synthesize/unknown-speaker/invalid-argument', { needs: ['multi-speaker-voice'], applicable: speechOn('tts') }, async (t, c) => {
   const out = await synthesize(await connect(c), facts.multiSpeakerVoice!.language, { voice: 'no-such-speaker' });
   t.is(out.codeName, 'INVALID_ARGUMENT', out.message);
 });
@@ -144,7 +144,7 @@ check('translate/synthesize/tts-map-matching/region-falls-back-to-primary', TTS,
   t.is(out.codeName, 'OK', out.message);
 });
 
-check('translate/errors/model-file-missing/voice-internal', { needs: ['tts-configured', 'voice-file-missing'] }, async (t, c) => {
+check('translate/errors/model-file-missing/voice-internal', { needs: ['voice-file-missing'], applicable: speechOn('tts') }, async (t, c) => {
   const out = await synthesize(await connect(c), facts.missingFileVoice!);
   t.is(out.codeName, 'INTERNAL', out.message);
 });

@@ -2,6 +2,7 @@
 // target is a command, or the given gRPC address), a client per case, and the facts of the target
 // description (see README.md in this folder).
 import test from 'ava';
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { GrpcClient } from '../harness/grpc-client.ts';
 import { launch, type Launched } from '../harness/launch.ts';
@@ -133,4 +134,21 @@ export async function connect(c: CaseContext, variant?: string): Promise<GrpcCli
   const client = new GrpcClient(address, (line) => c.note(line));
   c.defer(() => client.close());
   return client;
+}
+
+let reported: Promise<{ stt: boolean; tts: boolean } | undefined> | undefined;
+
+/** For CaseOptions.applicable: the case needs speech recognition and/or synthesis, and is not-applicable when
+ * the target's GetCapabilities reports them unavailable (asked once per test file, of the main instance). */
+export function speechOn(...kinds: ('stt' | 'tts')[]): (c: CaseContext) => Promise<string | undefined> {
+  return async (c) => {
+    reported ??= (async () => {
+      const out = await (await connect(c)).call(TranslateService.method.getCapabilities, {});
+      return out.response ? { stt: out.response.sttAvailable, tts: out.response.ttsAvailable } : undefined;
+    })();
+    const caps = await reported;
+    // Without an answer the case runs, and fails on what it finds.
+    const off = kinds.filter((k) => caps && !caps[k]);
+    return off.length > 0 ? `GetCapabilities reports ${off.map((k) => `${k}_available`).join(' and ')} false` : undefined;
+  };
 }

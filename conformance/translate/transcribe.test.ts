@@ -2,7 +2,7 @@
 // recognisable words from every layout, segment times in seconds of the input, full_text as the joined
 // segments, the language hint and detected_language format, the reserved audio_format; and
 // (informational) the reference's exact transcriptions and its choices for silence and bad WAVs.
-// Cases need `stt-configured`.
+// Cases are not-applicable when GetCapabilities reports stt_available false.
 import { parse } from 'bcp-47';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { PAD_SECONDS, type SpeechFixture, speechFile, speechGolden, utterances } from '../../tools/fixtures/translate-speech.ts';
@@ -10,11 +10,11 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import { sharedAnswer } from './shared-answers.ts';
-import { connect } from './target.ts';
+import { connect, speechOn } from './target.ts';
 import { makeWav, repeatWav } from './wav-check.ts';
 
 const M = TranslateService.method;
-const STT = { needs: ['stt-configured'] };
+const STT = { applicable: speechOn('stt') };
 const golden = speechGolden();
 const base = golden.find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
 const padded = golden.find((f) => f.leadingSilence > 0)!;
@@ -154,7 +154,7 @@ check('translate/transcribe/audio-format-other/invalid-argument', STT, async (t,
   t.is(out.codeName, 'INVALID_ARGUMENT', out.message);
 });
 
-check('translate/transcribe/wav-encodings/golden-transcriptions', { needs: ['stt-configured', 'golden-speech'] }, async (t, c) => {
+check('translate/transcribe/wav-encodings/golden-transcriptions', { needs: ['golden-speech'], applicable: speechOn('stt') }, async (t, c) => {
   const client = await connect(c);
   const outcomes = await Promise.all(golden.map((fixture) => transcribe(c, client, fixture)));
   t.deepEqual(

@@ -2,18 +2,18 @@
 // the default model (the same text TranslateText gives for the transcription) and speech by the target
 // language's voice; the source detected when empty or `auto`; target_voice; language_format for both codes;
 // the reserved audio_format; a complete WAV with its rate; a multi-channel input heard as mono. Cases need
-// `stt-configured` and `tts-configured`.
+// not-applicable unless GetCapabilities reports both STT and TTS available.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { speechFile, speechGolden, utterances } from '../../tools/fixtures/translate-speech.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import { sharedAnswer } from './shared-answers.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, speechOn } from './target.ts';
 import { inspectWav } from './wav-check.ts';
 
 const M = TranslateService.method;
-const SPEECH = { needs: ['stt-configured', 'tts-configured'] };
+const SPEECH = { applicable: speechOn('stt', 'tts') };
 const pair = facts.pair;
 const base = speechGolden().find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
 
@@ -83,7 +83,7 @@ check('translate/translate-audio/target-selects-voice/target-voice-rate-and-leng
   t.true(Math.abs(a.seconds - b.seconds) <= 0.25 * b.seconds, `translated_audio ${a.seconds} s; the target voice speaks the text in ${b.seconds} s`);
 });
 
-check('translate/translate-audio/target-voice/each-speaker-and-none', { needs: ['stt-configured', 'tts-configured', 'multi-speaker-voice'] }, async (t, c) => {
+check('translate/translate-audio/target-voice/each-speaker-and-none', { needs: ['multi-speaker-voice'], applicable: speechOn('stt', 'tts') }, async (t, c) => {
   const client = await connect(c);
   const { language, speakers } = facts.multiSpeakerVoice!;
   const voices = ['', ...speakers];

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, speechOn } from './target.ts';
 import { type BitDepth, inspectWav, makeWav } from './wav-check.ts';
 
 const M = TranslateService.method;
@@ -20,7 +20,7 @@ const layout = fc.record({
   seconds: fc.double({ min: 0.05, max: 0.4, noNaN: true }),
 });
 
-check('translate/transcribe/any-wav-layout/generated-layouts-accepted', { needs: ['stt-configured'], timeoutMs: 120_000 }, async (_t, c) => {
+check('translate/transcribe/any-wav-layout/generated-layouts-accepted', { applicable: speechOn('stt'), timeoutMs: 120_000 }, async (_t, c) => {
   const client = await connect(c);
   await c.property(
     layout,
@@ -71,7 +71,7 @@ function corrupt(wav: Uint8Array, how: Corruption): Uint8Array {
   }
 }
 
-check('translate/transcribe/invalid-wav/corrupt-headers-invalid-argument', { needs: ['stt-configured'], timeoutMs: 120_000 }, async (t, c) => {
+check('translate/transcribe/invalid-wav/corrupt-headers-invalid-argument', { applicable: speechOn('stt'), timeoutMs: 120_000 }, async (t, c) => {
   const client = await connect(c);
   const valid = makeWav(16_000, 1, '16', 4000);
   await c.property(
@@ -92,7 +92,7 @@ const speakable = fc.oneof(
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
 );
 
-check('translate/synthesize/wav-output/generated-text-and-speed', { needs: ['tts-configured'], timeoutMs: 120_000 }, async (_t, c) => {
+check('translate/synthesize/wav-output/generated-text-and-speed', { applicable: speechOn('tts'), timeoutMs: 120_000 }, async (_t, c) => {
   const client = await connect(c);
   const caps = await client.call(M.getCapabilities, {});
   const voices = (caps.response?.availableVoices ?? []).filter((v) => v !== facts.missingFileVoice);

@@ -72,6 +72,9 @@ export async function runSurface(
       if (e.type === 'case') {
         if (cases.has(e.id)) harnessErrors.push(`duplicate case ID ${e.id}`);
         cases.set(e.id, e);
+      } else if (e.type === 'not-applicable') {
+        const registered = cases.get(e.id);
+        if (registered) cases.set(e.id, { ...registered, status: 'not-applicable', reason: e.reason });
       } else if (e.type === 'repro') repro.set(e.id, e.lines);
       else if (e.type === 'launched') launches++;
       else targetErrors.set(e.id, e.message);
