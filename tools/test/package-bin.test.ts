@@ -13,6 +13,7 @@ const USAGE: Record<string, RegExp> = {
   sp: /--config/,
   'translate-server': /--config/,
   'translate-tools': /TRANSLATE_GRPC_URL/,
+  'translate-web': /TRANSLATE_GRPC_URL/,
 };
 
 for (const [name, usage] of Object.entries(USAGE)) {
