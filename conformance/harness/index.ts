@@ -8,3 +8,6 @@ export { CHROMIUM_ARGS, CHROMIUM_PATH } from './environment.ts';
 export { codeName, GrpcClient, type CallOptions, type GrpcOutcome } from './grpc-client.ts';
 export { launch, PROJECT_ROOT } from './launch.ts';
 export { runEnv } from './run-env.ts';
+export { GrpcStub, type RecordedCall, type StubAnswer, type StubHandler } from './grpc-stub.ts';
+export { McpSession, type ToolCallOptions, type ToolOutcome } from './mcp-client.ts';
+export { spawnStdio, stdioCommand, type StdioProcess, type StdioSpec } from './stdio-process.ts';

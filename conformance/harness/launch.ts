@@ -70,7 +70,7 @@ export function expandTemplate(template: string, values: Record<string, string>)
   });
 }
 
-function writeFiles(dir: string, files: Record<string, FileContent>): void {
+export function writeFiles(dir: string, files: Record<string, FileContent>): void {
   for (const [name, content] of Object.entries(files)) {
     const path = join(dir, name);
     mkdirSync(dirname(path), { recursive: true });

@@ -1,6 +1,8 @@
 // The reference servers as targets (used when no --target is given). A reference entry may name a
 // TypeScript entry to bundle: one esbuild bundle per run starts in a fraction of the time tsx needs, and
-// the suites start a target for almost every case.
+// the suites start a target for almost every case. An entry may also name another entry as its `backend`
+// (a service the suite starts beside the target): that entry is resolved and bundled with it, so a run of
+// that surface alone has it, and a target given with --target gets the same backend.
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -8,16 +10,22 @@ import { PROJECT_ROOT } from './launch.ts';
 import type { TargetSpec } from './run-env.ts';
 import { describeTarget, readDescription } from './target-description.ts';
 
-interface ReferenceEntry extends TargetSpec {
+interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
   /** Bundle `entry` to `outfile` (relative to the project root) before use. */
   bundle?: { entry: string; outfile: string };
   /** A target description file (relative to the project root). */
   describe?: string;
+  /** The name of another entry: the service this target needs beside it (see TargetSpec.backend). */
+  backend?: string;
 }
 
 const FILE = join(PROJECT_ROOT, 'conformance', 'reference-targets.json');
+/** Bundles built by this process: an entry that is also another's backend is built once. */
+const built = new Set<string>();
 
 function bundle(entry: string, outfile: string): void {
+  if (built.has(outfile)) return;
+  built.add(outfile);
   const out = join(PROJECT_ROOT, outfile);
   const tmp = `${out}.${process.pid}.tmp`;
   mkdirSync(dirname(out), { recursive: true });
@@ -45,15 +53,36 @@ function bundle(entry: string, outfile: string): void {
   renameSync(tmp, out); // atomic: concurrent runs never see half a bundle
 }
 
+function readEntries(): Record<string, ReferenceEntry> {
+  return JSON.parse(readFileSync(FILE, 'utf8')) as Record<string, ReferenceEntry>;
+}
+
+/** The entry `name` as a target, its bundle (and its backend's) built. */
+function resolveEntry(entries: Record<string, ReferenceEntry>, name: string, via: string[] = []): TargetSpec {
+  const entry = entries[name];
+  if (!entry) throw new Error(`${FILE}: ${via.length > 0 ? `backend of ${via.at(-1)}: ` : ''}no entry ${name}`);
+  if (via.includes(name)) throw new Error(`${FILE}: backend cycle ${[...via, name].join(' -> ')}`);
+  const { bundle: b, describe, backend, ...target } = entry;
+  if (b) bundle(b.entry, b.outfile);
+  const described = describe ? describeTarget(target, readDescription(join(PROJECT_ROOT, describe))) : target;
+  return backend ? { ...described, backend: resolveEntry(entries, backend, [...via, name]) } : described;
+}
+
 /** Reads conformance/reference-targets.json, building the bundles of the `surfaces` that will be used
- * (all when not given). */
+ * (all when not given) and of their backends. */
 export function loadReferenceTargets(surfaces?: string[]): Record<string, TargetSpec> {
-  const entries = JSON.parse(readFileSync(FILE, 'utf8')) as Record<string, ReferenceEntry>;
+  const entries = readEntries();
   const targets: Record<string, TargetSpec> = {};
-  for (const [surface, { bundle: b, describe, ...target }] of Object.entries(entries)) {
+  for (const surface of Object.keys(entries)) {
     if (surfaces !== undefined && !surfaces.includes(surface)) continue;
-    if (b) bundle(b.entry, b.outfile);
-    targets[surface] = describe ? describeTarget(target, readDescription(join(PROJECT_ROOT, describe))) : target;
+    targets[surface] = resolveEntry(entries, surface);
   }
   return targets;
+}
+
+/** The backend of the reference entry of `surface`, bundled (for a target given with --target), if any. */
+export function referenceBackend(surface: string): TargetSpec | undefined {
+  const entries = readEntries();
+  const name = entries[surface]?.backend;
+  return name === undefined ? undefined : resolveEntry(entries, name, [surface]);
 }

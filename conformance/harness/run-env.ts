@@ -18,6 +18,10 @@ export interface TargetSpec {
   capabilities: string[];
   /** Facts from the target description file (--describe), for suites that need them. */
   description?: Record<string, unknown>;
+  /** A service the target needs beside it, started by the suite (the reference translation service behind
+   * the translate-tools server): always the reference entry's `backend`, also for a target given with
+   * --target. */
+  backend?: TargetSpec;
 }
 
 export interface RunEnv {

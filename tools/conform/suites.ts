@@ -4,7 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
-import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
+import { loadReferenceTargets, referenceBackend } from '../../conformance/harness/reference-targets.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
 import { describeTarget, readDescription } from '../../conformance/harness/target-description.ts';
 import { SURFACES, type Surface } from '../spec/catalog.ts';
@@ -56,9 +56,13 @@ export function resolveTargets(suites: Suite[], args: TargetArg[], describes: De
   for (const { surface } of suites) {
     const arg = args.find((a) => a.surface === surface);
     const ref = reference[surface];
-    if (arg?.kind === 'cmd') targets[surface] = { kind: 'cmd', command: arg.value, capabilities: ['launch'] };
-    else if (arg?.kind === 'url') targets[surface] = { kind: 'url', url: arg.value, capabilities: [] };
-    else if (ref) targets[surface] = ref;
+    if (arg) {
+      // A target given on the command line runs beside the same backend as the reference (if it has one).
+      const backend = referenceBackend(surface);
+      const given: TargetSpec =
+        arg.kind === 'cmd' ? { kind: 'cmd', command: arg.value, capabilities: ['launch'] } : { kind: 'url', url: arg.value, capabilities: [] };
+      targets[surface] = backend ? { ...given, backend } : given;
+    } else if (ref) targets[surface] = ref;
     else throw new UsageError(`surface ${surface} has no reference target in conformance/reference-targets.json`);
   }
   for (const { surface, file } of describes) {

@@ -1,0 +1,92 @@
+// The environment of the tool server: TRANSLATE_GRPC_URL names the service the tools call (a closed port
+// fails, the service succeeds), localhost:5100 when it is unset, and no API key or other credential is
+// needed; and (informational) the address forms the reference accepts and its lazy connection.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import type { CaseContext } from '../harness/case-context.ts';
+import { check } from '../harness/check.ts';
+import { freePorts, releasePorts } from '../harness/free-ports.ts';
+import { portOpen } from '../harness/launch.ts';
+import { backend, facts, pair, STDIO, toolServer } from './target.ts';
+import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
+
+const M = TranslateService.method;
+const DEFAULT_PORT = 5100;
+/** Names of variables that would carry a credential. */
+const KEY_LIKE = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|API/i;
+
+/** A loopback address where nothing listens (claimed for the case, so no other case starts a server there). */
+async function closedAddress(c: CaseContext): Promise<string> {
+  const [port] = await freePorts(1);
+  c.defer(() => releasePorts([port!]));
+  return `127.0.0.1:${port}`;
+}
+
+const capabilities = { name: 'get_capabilities', args: {} };
+const model = facts.defaultModel || 'pseudo';
+/** translate_text with every argument given (the defaults have cases of their own). */
+const explicitText = { text: pair.text, source_language: pair.source, target_language: pair.target, model, language_format: 'bcp47' };
+
+check('translate-tools/env/grpc-url/closed-port-fails-service-succeeds', STDIO, async (t, c) => {
+  const service = await backend(c);
+  const [closed, open] = await Promise.all([toolServer(c, { grpcUrl: await closedAddress(c) }), toolServer(c, { grpcUrl: service.url })]);
+  const [failing, working, rpc] = await Promise.all([
+    closed.callTool(capabilities.name, capabilities.args).then(answerOf),
+    open.callTool(capabilities.name, capabilities.args).then(answerOf),
+    service.grpc.call(M.getCapabilities, {}),
+  ]);
+  t.false(failing.ok, `TRANSLATE_GRPC_URL at a closed port: ${shown(failing)}`);
+  t.true(working.ok, `TRANSLATE_GRPC_URL at the service: ${shown(working)}`);
+  t.deepEqual(mismatches(working, rpcJson(M.getCapabilities.output, rpc), { fields: ['availableModels'] }), []);
+});
+
+check(
+  'translate-tools/env/grpc-url-default/calls-localhost-5100',
+  {
+    ...STDIO,
+    applicable: async () => ((await portOpen(DEFAULT_PORT)) ? `port ${DEFAULT_PORT} is in use on this machine: the service cannot be started there` : undefined),
+  },
+  async (t, c) => {
+    const service = await backend(c, 'default-port');
+    const tools = await toolServer(c, { grpcUrl: null });
+    t.is(tools.env.TRANSLATE_GRPC_URL, undefined);
+    const [tool, rpc] = await Promise.all([tools.callTool(capabilities.name, capabilities.args), service.grpc.call(M.getCapabilities, {})]);
+    const answer = answerOf(tool);
+    t.true(answer.ok, shown(answer));
+    t.deepEqual(mismatches(answer, rpcJson(M.getCapabilities.output, rpc), { fields: ['availableModels'] }), []);
+  },
+);
+
+check('translate-tools/auth/no-api-key/serves-with-no-credential', STDIO, async (t, c) => {
+  // An empty home: no credential file either.
+  const home = mkdtempSync(join(tmpdir(), 'conform-home-'));
+  c.defer(() => rmSync(home, { recursive: true, force: true }));
+  const tools = await toolServer(c, { env: { HOME: home } });
+  t.deepEqual(
+    Object.keys(tools.env).filter((name) => KEY_LIKE.test(name)),
+    [],
+    'variables that look like a credential',
+  );
+  const answers = await Promise.all([tools.callTool(capabilities.name, capabilities.args), tools.callTool('translate_text', explicitText)]);
+  for (const answer of answers.map(answerOf)) t.true(answer.ok, shown(answer));
+});
+
+// ---------------------------------------------------------------- grpc-url-form (informational)
+for (const [name, form] of [
+  ['dns-target-accepted', (address: string) => `dns:///${address}`],
+  ['http-prefix-ignored', (address: string) => `http://${address}`],
+] as const) {
+  check(`translate-tools/env/grpc-url-form/${name}`, STDIO, async (t, c) => {
+    const service = await backend(c);
+    const tools = await toolServer(c, { grpcUrl: form(service.url) });
+    const answer = answerOf(await tools.callTool(capabilities.name, capabilities.args));
+    t.true(answer.ok, shown(answer));
+  });
+}
+
+check('translate-tools/env/grpc-url-form/unreachable-service-still-lists-tools', STDIO, async (t, c) => {
+  const tools = await toolServer(c, { grpcUrl: await closedAddress(c) });
+  t.true((await tools.listTools()).some((tool) => tool.name === 'get_capabilities'), 'get_capabilities is not listed');
+});

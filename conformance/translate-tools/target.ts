@@ -1,0 +1,229 @@
+// The translate-tools suite's view of its target: a stdio tool server (a `cmd:` command the cases start
+// through the MCP SDK) and the translation service it calls. The service is the reference translation server
+// (the target's `backend`, for a third-party tool server too), started once per test file and variant; the
+// cases also call it directly over gRPC, so every tool answer is compared with the RPC's. Where the request
+// itself is the point (which RPC, which fields), the tool server calls a recording stub instead
+// (harness/grpc-stub.ts).
+import { fromBinary, type MessageShape } from '@bufbuild/protobuf';
+import { status } from '@grpc/grpc-js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import test from 'ava';
+import type { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import type { CaseContext } from '../harness/case-context.ts';
+import type { CaseOptions } from '../harness/check.ts';
+import { emit } from '../harness/events.ts';
+import { GrpcClient } from '../harness/grpc-client.ts';
+import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
+import { type FileContent, launch, type Launched } from '../harness/launch.ts';
+import { McpSession } from '../harness/mcp-client.ts';
+import { runEnv, type TargetSpec } from '../harness/run-env.ts';
+import type { TranslateDescription } from '../translate/target.ts';
+
+export const target: TargetSpec = runEnv.targets['translate-tools']!;
+
+/** Every case starts the tool server itself: a `cmd:` target. */
+export const STDIO: CaseOptions = { needs: ['launch'] };
+
+function backendTarget(): TargetSpec {
+  const backend = target.backend;
+  if (!backend?.command) throw new Error('translate-tools: the target has no backend (conformance/reference-targets.json names it)');
+  return backend;
+}
+
+/** The facts of the backend's description (conformance/translate/reference-target/description.json). */
+export const facts = (target?.backend?.description ?? {}) as Partial<TranslateDescription>;
+
+/** A short text and a pair the backend's default model translates (with the pair in its native codes). */
+export const pair = facts.pair ?? { model: '', source: 'en', target: 'es', text: 'Good morning, friends' };
+export const nativePair = pair.native ?? { source: pair.source, target: pair.target };
+
+// ---------------------------------------------------------------- the backend
+
+const backends = new Map<string, Promise<Launched>>();
+
+function startBackend(variant: string | undefined): Promise<Launched> {
+  const backend = backendTarget();
+  const extra = variant === undefined ? {} : facts.variants?.[variant];
+  if (!extra) throw new Error(`the backend's description has no variant ${variant}`);
+  return launch(extra.command ?? backend.command!, backend.env ?? {}, {
+    env: extra.env ?? {},
+    args: extra.args ?? [],
+    ...(extra.port === undefined ? {} : { listen: [extra.port] }),
+  });
+}
+
+export interface Backend {
+  /** The value for TRANSLATE_GRPC_URL. */
+  url: string;
+  /** A client of the same service, to call the RPC directly. */
+  grpc: GrpcClient;
+}
+
+/** The reference translation service of this test file (of a variant named in its description), with a
+ * client for the case. */
+export async function backend(c: CaseContext, variant?: string): Promise<Backend> {
+  const key = variant ?? '';
+  let started = backends.get(key);
+  if (!started) {
+    started = startBackend(variant);
+    backends.set(key, started);
+  }
+  const launched = await started;
+  const port = (variant && facts.variants?.[variant]?.port) || launched.port;
+  c.note(`# translation service: ${launched.commandLine}`);
+  const grpc = new GrpcClient(`127.0.0.1:${port}`, (line) => c.note(line));
+  c.defer(() => grpc.close());
+  return { url: `127.0.0.1:${port}`, grpc };
+}
+
+// ---------------------------------------------------------------- the tool server
+
+/** Reports a tool server start to the runner as the harness does for launched targets: when no case could
+ * start the target at all, the run ends with its error (exit code 2) instead of a page of failures. */
+async function tracked<T>(c: CaseContext, start: Promise<T>): Promise<T> {
+  try {
+    const value = await start;
+    emit({ type: 'launched', id: c.id });
+    return value;
+  } catch (err) {
+    emit({ type: 'target-error', id: c.id, message: err instanceof Error ? err.message : String(err) });
+    throw err;
+  }
+}
+
+export interface ToolServerOptions {
+  /** TRANSLATE_GRPC_URL; `null` leaves it unset. Default: the main backend of the test file. */
+  grpcUrl?: string | null;
+  /** More environment (undefined leaves a variable out). */
+  env?: Record<string, string | undefined>;
+  /** Files in the server's working directory. */
+  files?: Record<string, FileContent>;
+}
+
+/** A tool server of the case's own, stopped when the case ends. */
+export async function toolServer(c: CaseContext, options: ToolServerOptions = {}): Promise<McpSession> {
+  const url = options.grpcUrl === undefined ? (await backend(c)).url : options.grpcUrl;
+  const env = { TRANSLATE_GRPC_URL: url ?? undefined, ...options.env };
+  const session = await tracked(c, McpSession.start(target.command!, target.env ?? {}, { env, files: options.files ?? {} }, (line) => c.note(line)));
+  c.defer(() => session.close());
+  return session;
+}
+
+let shared: Promise<McpSession> | undefined;
+
+/** The tool server of this test file, calling its main backend (for cases that only make calls). */
+export async function sharedTools(c: CaseContext): Promise<McpSession> {
+  const { url } = await backend(c);
+  shared ??= McpSession.start(target.command!, target.env ?? {}, { env: { TRANSLATE_GRPC_URL: url } }, () => {});
+  const session = await tracked(c, shared);
+  c.note(`# tool server shared by the test file: TRANSLATE_GRPC_URL=${url} ${session.commandLine}`);
+  return session.withNotes((line) => c.note(line));
+}
+
+// ---------------------------------------------------------------- recording stubs in place of the service
+
+/** A request holding this text is never answered by the shared stubs (the call hangs until cancelled). */
+export const HANG = 'hang-until-cancelled';
+/** A request holding this text is refused by the shared stubs with PERMISSION_DENIED and `REFUSAL`. */
+export const REFUSE = 'refuse-this-call';
+/** A status message with what a careless formatter would mangle: quotes, a colon, non-ASCII, a newline. */
+export const REFUSAL = 'model "hidden" is not allowed: ¿por qué?\nsee AllowedModels';
+
+/** Every field at its default, except for the requests marked HANG or REFUSE. */
+const stubHandler: StubHandler = (call) => {
+  const message = Buffer.from(call.message);
+  if (message.includes(HANG)) return 'hang';
+  if (message.includes(REFUSE)) return { code: status.PERMISSION_DENIED, message: REFUSAL };
+  return { response: new Uint8Array(0) };
+};
+
+/** A recording stub in place of the service, and a tool server of the case's own calling it (for cases that
+ * check that no call reaches the service, or that need the stub to answer in a particular way). */
+export async function stubbed(c: CaseContext, handler: StubHandler = stubHandler): Promise<{ stub: GrpcStub; tools: McpSession }> {
+  const stub = await new GrpcStub(handler).listen();
+  c.defer(() => stub.close());
+  c.note(`# a recording gRPC stub at ${stub.address} stands in for the service`);
+  return { stub, tools: await toolServer(c, { grpcUrl: stub.address }) };
+}
+
+const sharedStubs = new Map<string, Promise<{ stub: GrpcStub; session: McpSession }>>();
+
+/** A recording stub of this test file and a tool server calling it, shared by the cases that only look at
+ * the requests their own calls caused (each picks its call out by a value of its own). Cases checking that
+ * nothing reaches the service share one under a name of their own (`never-called`). */
+export async function sharedStub(c: CaseContext, name = 'main'): Promise<{ stub: GrpcStub; tools: McpSession }> {
+  let started = sharedStubs.get(name);
+  if (!started) {
+    started = (async () => {
+      const stub = await new GrpcStub(stubHandler).listen();
+      const session = await McpSession.start(target.command!, target.env ?? {}, { env: { TRANSLATE_GRPC_URL: stub.address } }, () => {}).catch(
+        async (err: unknown) => {
+          await stub.close(); // a listening stub would keep the worker alive
+          throw err;
+        },
+      );
+      return { stub, session };
+    })();
+    sharedStubs.set(name, started);
+  }
+  const { stub, session } = await tracked(c, started);
+  c.note(`# a recording gRPC stub at ${stub.address} stands in for the service (shared by the test file); tool server: ${session.commandLine}`);
+  return { stub, tools: session.withNotes((line) => c.note(line)) };
+}
+
+type Method = (typeof TranslateService.method)[keyof typeof TranslateService.method];
+
+/** The request of the first call of `method` the stub recorded that `match` accepts, decoded. */
+export async function recordedRequest<M extends Method>(
+  stub: GrpcStub,
+  method: M,
+  match: (request: MessageShape<M['input']>) => boolean = () => true,
+): Promise<MessageShape<M['input']>> {
+  const path = `/${method.parent.typeName}/${method.name}`;
+  const decode = (message: Uint8Array) => fromBinary(method.input, message) as MessageShape<M['input']>;
+  const call = await stub.waitForCall((x) => x.path === path && match(decode(x.message)));
+  return decode(call.message);
+}
+
+test.after.always(async () => {
+  await (await shared?.catch(() => undefined))?.close();
+  for (const started of sharedStubs.values()) {
+    const stubbedShared = await started.catch(() => undefined);
+    await stubbedShared?.session.close();
+    await stubbedShared?.stub.close();
+  }
+  await Promise.all([...backends.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
+});
+
+let listed: Promise<{ tools: Tool[]; notes: string[] }> | undefined;
+
+/** The tool listing, asked once per test file of a tool server calling a stub (listing needs no service). */
+export async function listing(c: CaseContext): Promise<Tool[]> {
+  listed ??= (async () => {
+    const notes: string[] = [];
+    const stub = await new GrpcStub().listen();
+    try {
+      const session = await McpSession.start(target.command!, target.env ?? {}, { env: { TRANSLATE_GRPC_URL: stub.address } }, (l) => notes.push(l));
+      try {
+        return { tools: await session.listTools(), notes };
+      } finally {
+        await session.close();
+      }
+    } finally {
+      await stub.close();
+    }
+  })();
+  const { tools, notes } = await tracked(c, listed);
+  for (const line of notes) c.note(line);
+  return tools;
+}
+
+/** What `promise` resolves to, or `late` when it has not settled after `ms` (the timer does not outlive it). */
+export async function within<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<L>((resolve) => (timer = setTimeout(() => resolve(late), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

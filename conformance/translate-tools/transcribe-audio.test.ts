@@ -1,0 +1,157 @@
+// transcribe_audio: the file at the absolute file_path is read and its bytes sent as audio_data with the
+// language hint (seen at a recording stub), and the answer is TranscribeAudio's on the same service for the
+// same bytes; and (informational) the reference's choices for a relative path, a missing, unreadable or
+// oversize file, the omitted language, and a file that is no WAV.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import type { CaseContext } from '../harness/case-context.ts';
+import { check } from '../harness/check.ts';
+import { PROJECT_ROOT } from '../harness/launch.ts';
+import { backend, recordedRequest, sharedStub, sharedTools, STDIO } from './target.ts';
+import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
+
+const M = TranslateService.method;
+const TOOL = 'transcribe_audio';
+/** The golden utterance of the translate suite ("two three four five six", 22.05 kHz mono). */
+const SPEECH = join(PROJECT_ROOT, 'fixtures', 'translate', 'speech', 'counting.wav');
+const speech = readFileSync(SPEECH);
+/** The service's bound on audio_data. */
+const LIMIT = 52_428_800;
+/** The shared stub of the cases whose file the tool must refuse: none of them may reach the service. */
+const NEVER_CALLED = 'never-called';
+
+/** A fresh folder for the case's files (removed afterwards), with an awkward name. */
+function folder(c: CaseContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'conform-tools-'));
+  c.defer(() => rmSync(dir, { recursive: true, force: true }));
+  const inner = join(dir, 'Aufnahmen #1 ü');
+  mkdirSync(inner);
+  return inner;
+}
+
+/** Bytes no other case sends: the recording stub tells the calls of concurrent cases apart by the case ID
+ * inside them. */
+const marked = (c: CaseContext): Buffer => Buffer.concat([speech.subarray(0, 44), Buffer.from(c.id), Buffer.alloc(64)]);
+const carries = (c: CaseContext) => (request: { audioData: Uint8Array }) => Buffer.from(request.audioData).includes(c.id);
+
+// ---------------------------------------------------------------- reads-file
+check('translate-tools/transcribe-audio/reads-file/sends-the-file-bytes-and-hint', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  await tools.callTool(TOOL, { file_path: SPEECH, language: 'en' });
+  const request = await recordedRequest(stub, M.transcribeAudio, (r) => Buffer.from(r.audioData).equals(speech));
+  t.is(request.language, 'en');
+  t.is(request.audioData.length, speech.length);
+});
+
+check('translate-tools/transcribe-audio/reads-file/auto-hint-sent-as-detect', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const path = join(folder(c), 'auto hint.wav');
+  writeFileSync(path, marked(c));
+  await tools.callTool(TOOL, { file_path: path, language: 'auto' });
+  const request = await recordedRequest(stub, M.transcribeAudio, carries(c));
+  // Empty and `auto` both ask the service to detect.
+  t.true(['auto', ''].includes(request.language), `language sent: ${JSON.stringify(request.language)}`);
+});
+
+check('translate-tools/transcribe-audio/reads-file/transcribes-as-the-rpc', STDIO, async (t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  const path = join(folder(c), 'zählen (1).wav');
+  writeFileSync(path, speech);
+  const [tool, rpc] = await Promise.all([
+    tools.callTool(TOOL, { file_path: path, language: 'en' }),
+    grpc.call(M.transcribeAudio, { audioData: speech, language: 'en' }),
+  ]);
+  const answer = answerOf(tool);
+  t.true(answer.ok, shown(answer));
+  t.deepEqual(mismatches(answer, rpcJson(M.transcribeAudio.output, rpc)), []);
+});
+
+// ---------------------------------------------------------------- informational: files the tool refuses
+check('translate-tools/transcribe-audio/relative-path/invalid-argument-not-read', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c, NEVER_CALLED);
+  const relative = 'counting.wav';
+  // The file is there relative to the server's working directory: refused anyway.
+  writeFileSync(join(tools.dir, relative), speech);
+  const answer = answerOf(await tools.callTool(TOOL, { file_path: relative }));
+  t.true(answer.toolError, shown(answer));
+  t.regex(answer.text, /^INVALID_ARGUMENT: .*absolute/is);
+  t.is(stub.calls.length, 0, 'the service was called');
+});
+
+check('translate-tools/transcribe-audio/missing-file/not-found-names-the-path', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c, NEVER_CALLED);
+  const path = join(folder(c), 'nowhere', 'ghost #2.wav');
+  const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
+  t.true(answer.toolError, shown(answer));
+  t.regex(answer.text, /^NOT_FOUND: /);
+  t.true(answer.text.includes(path), `the path is not named: ${answer.text}`);
+  t.is(stub.calls.length, 0, 'the service was called');
+});
+
+check('translate-tools/transcribe-audio/missing-file/directory-is-not-found', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c, NEVER_CALLED);
+  const answer = answerOf(await tools.callTool(TOOL, { file_path: folder(c) }));
+  t.true(answer.toolError, shown(answer));
+  t.regex(answer.text, /^NOT_FOUND: /);
+  t.is(stub.calls.length, 0, 'the service was called');
+});
+
+check(
+  'translate-tools/transcribe-audio/missing-file/unreadable-is-permission-denied',
+  // Root reads every file whatever its mode.
+  { ...STDIO, applicable: async () => (process.getuid?.() === 0 ? 'the suite runs as root, for whom no file is unreadable' : undefined) },
+  async (t, c) => {
+    const { stub, tools } = await sharedStub(c, NEVER_CALLED);
+    const path = join(folder(c), 'locked.wav');
+    writeFileSync(path, speech, { mode: 0o000 });
+    const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
+    t.true(answer.toolError, shown(answer));
+    t.regex(answer.text, /^PERMISSION_DENIED: /);
+    t.true(answer.text.includes(path), `the path is not named: ${answer.text}`);
+    t.is(stub.calls.length, 0, 'the service was called');
+  },
+);
+
+check('translate-tools/transcribe-audio/oversize-file/resource-exhausted-names-the-limit', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c, NEVER_CALLED);
+  const path = join(folder(c), 'long.wav');
+  writeFileSync(path, speech.subarray(0, 44));
+  truncateSync(path, LIMIT + 1); // sparse: no 50 MB written
+  const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
+  t.true(answer.toolError, shown(answer));
+  t.regex(answer.text, /^RESOURCE_EXHAUSTED: /);
+  t.regex(answer.text, /52428800|52,428,800|50 ?MB/i, 'the limit is not named');
+  t.is(stub.calls.length, 0, 'the service was called');
+});
+
+check('translate-tools/transcribe-audio/oversize-file/limit-itself-is-sent', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const path = join(folder(c), 'just fits.wav');
+  writeFileSync(path, speech.subarray(0, 44));
+  truncateSync(path, LIMIT);
+  const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
+  t.true(answer.ok, shown(answer));
+  const request = await recordedRequest(stub, M.transcribeAudio, (r) => r.audioData.length === LIMIT);
+  t.is(request.audioData.length, LIMIT);
+});
+
+// ---------------------------------------------------------------- informational: defaults
+check('translate-tools/transcribe-audio/language-default/omitted-sent-empty', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const path = join(folder(c), 'no hint.wav');
+  writeFileSync(path, marked(c));
+  await tools.callTool(TOOL, { file_path: path });
+  const request = await recordedRequest(stub, M.transcribeAudio, carries(c));
+  t.deepEqual({ language: request.language, languageFormat: request.languageFormat }, { language: '', languageFormat: '' });
+});
+
+check('translate-tools/transcribe-audio/language-default/no-wav-gets-the-service-error', STDIO, async (t, c) => {
+  const tools = await sharedTools(c);
+  const path = join(folder(c), 'notes.wav');
+  writeFileSync(path, 'these are notes, not audio\n');
+  const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
+  t.true(answer.toolError, shown(answer));
+  t.regex(answer.text, /^INVALID_ARGUMENT: /);
+});

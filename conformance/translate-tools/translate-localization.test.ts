@@ -1,0 +1,71 @@
+// translate_localization: answers as TranslateLocalization on the same service (nested JSON, an existing
+// translation reused); explicit BCP-47 source and target succeed where `auto` does not; and (informational)
+// the reference's choices: no context parameter, omitted optional parameters sent empty.
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { check } from '../harness/check.ts';
+import { backend, facts, pair, recordedRequest, sharedStub, sharedTools, STDIO } from './target.ts';
+import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
+
+const M = TranslateService.method;
+const TOOL = 'translate_localization';
+const DOCUMENT = JSON.stringify({
+  greeting: pair.text,
+  menu: { items: ['Open the file', 'Save everything', '  '], count: 3, enabled: true, note: null },
+  farewell: 'See you tomorrow',
+});
+const EXISTING = JSON.stringify({ farewell: 'Hasta mañana' });
+const model = facts.defaultModel || 'pseudo';
+
+check('translate-tools/tools/wraps-rpcs/translate-localization-answers-as-the-rpc', STDIO, async (t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  const [tool, rpc] = await Promise.all([
+    tools.callTool(TOOL, {
+      json: DOCUMENT,
+      source_language: pair.source,
+      target_language: pair.target,
+      model,
+      existing_translation: EXISTING,
+      language_format: 'bcp47',
+    }),
+    grpc.call(M.translateLocalization, {
+      json: DOCUMENT,
+      sourceLanguage: pair.source,
+      targetLanguage: pair.target,
+      model,
+      existingTranslation: EXISTING,
+      languageFormat: 'bcp47',
+    }),
+  ]);
+  const answer = answerOf(tool);
+  t.true(answer.ok, shown(answer));
+  // The JSON text is compared as the value it holds (spacing may differ).
+  t.deepEqual(mismatches(answer, rpcJson(M.translateLocalization.output, rpc), { parseJson: ['json'] }), []);
+});
+
+check('translate-tools/translate-localization/explicit-bcp47-languages/auto-source-does-not-succeed', STDIO, async (t, c) => {
+  const tools = await sharedTools(c);
+  const call = (source: string) => tools.callTool(TOOL, { json: DOCUMENT, source_language: source, target_language: pair.target });
+  const [explicit, auto] = (await Promise.all([call(pair.source), call('auto')])).map(answerOf);
+  t.true(explicit!.ok, `explicit source ${pair.source}: ${shown(explicit!)}`);
+  t.false(auto!.ok, `source auto: ${shown(auto!)}`);
+});
+
+// ---------------------------------------------------------------- informational
+check('translate-tools/translate-localization/no-context/context-argument-refused', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const json = JSON.stringify({ key: `context ${c.id}` });
+  const answer = answerOf(await tools.callTool(TOOL, { json, source_language: pair.source, target_language: pair.target, context: '{"key":"a hint"}' }));
+  t.true(answer.toolError, shown(answer));
+  t.false(stub.calls.some((call) => Buffer.from(call.message).includes(json)), 'the service was called');
+});
+
+check('translate-tools/translate-localization/defaults/omitted-sent-empty', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const json = JSON.stringify({ key: `defaults ${c.id}` });
+  await tools.callTool(TOOL, { json, source_language: pair.source, target_language: pair.target });
+  const request = await recordedRequest(stub, M.translateLocalization, (r) => r.json === json);
+  t.deepEqual(
+    { model: request.model, existingTranslation: request.existingTranslation, context: request.context, languageFormat: request.languageFormat },
+    { model: '', existingTranslation: '', context: '', languageFormat: '' },
+  );
+});

@@ -1,0 +1,151 @@
+// translate_text: answers as TranslateText called directly on the same service (for explicit arguments and,
+// as a property, for any text); the defaults of source_language (auto: the detected language is reported),
+// model (the service's default: model_used as for an empty model) and language_format (bcp47; native
+// accepted), each seen in the answer and in the request the tool sends (a recording stub); and
+// (informational) an undocumented language_format refused by the service.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { check } from '../harness/check.ts';
+import { backend, facts, listing, nativePair, pair, recordedRequest, sharedStub, sharedTools, STDIO } from './target.ts';
+import { answerOf, mismatches, reports, rpcJson, shown } from './tool-answer.ts';
+
+const M = TranslateService.method;
+const TOOL = 'translate_text';
+/** The model a request with an empty model resolves to, and another allowed one for explicit calls. */
+const explicitModel = facts.defaultModel || 'pseudo';
+
+// ---------------------------------------------------------------- the tool answers as the RPC
+check('translate-tools/tools/wraps-rpcs/translate-text-answers-as-the-rpc', STDIO, async (t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  const args = { text: pair.text, source_language: pair.source, target_language: pair.target, model: explicitModel, language_format: 'bcp47' };
+  const [tool, rpc] = await Promise.all([
+    tools.callTool(TOOL, args),
+    grpc.call(M.translateText, { text: pair.text, sourceLanguage: pair.source, targetLanguage: pair.target, model: explicitModel, languageFormat: 'bcp47' }),
+  ]);
+  const answer = answerOf(tool);
+  t.true(answer.ok, shown(answer));
+  t.deepEqual(mismatches(answer, rpcJson(M.translateText.output, rpc)), []);
+});
+
+check('translate-tools/tools/wraps-rpcs/translate-text-any-text-as-the-rpc', STDIO, async (_t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  // Every argument given: the defaults have cases of their own.
+  const input = fc.record({ text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), source: fc.constantFrom('auto', pair.source) });
+  await c.property(
+    input,
+    async ({ text, source }) => {
+      const args = { text, source_language: source, target_language: pair.target, model: explicitModel, language_format: 'bcp47' };
+      const [tool, rpc] = await Promise.all([
+        tools.callTool(TOOL, args),
+        grpc.call(M.translateText, { text, sourceLanguage: source, targetLanguage: pair.target, model: explicitModel, languageFormat: 'bcp47' }),
+      ]);
+      const answer = answerOf(tool);
+      // A text the service refuses (no letters to detect a language from, say) must fail as a tool call too.
+      const diff = rpc.codeName === 'OK' ? mismatches(answer, rpcJson(M.translateText.output, rpc)) : [];
+      assert.deepEqual({ ok: answer.ok, diff }, { ok: rpc.codeName === 'OK', diff: [] }, `${shown(answer)}; rpc ${rpc.codeName} ${rpc.message}`);
+    },
+    { numRuns: 30 },
+  );
+});
+
+// ---------------------------------------------------------------- source-default-auto
+check('translate-tools/translate-text/source-default-auto/reports-detected-language', STDIO, async (t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  const [tool, rpc] = await Promise.all([
+    tools.callTool(TOOL, { text: pair.text, target_language: pair.target, model: explicitModel, language_format: 'bcp47' }),
+    grpc.call(M.translateText, { text: pair.text, sourceLanguage: 'auto', targetLanguage: pair.target, model: explicitModel, languageFormat: 'bcp47' }),
+  ]);
+  const expected = rpcJson(M.translateText.output, rpc);
+  const answer = answerOf(tool);
+  t.true(answer.ok, shown(answer));
+  t.true(reports(answer, 'detectedLanguage', expected.detectedLanguage), `detectedLanguage: ${shown(answer)}; rpc with auto: ${expected.detectedLanguage}`);
+  t.deepEqual(mismatches(answer, expected, { fields: ['translatedText'] }), []);
+});
+
+check('translate-tools/translate-text/source-default-auto/rpc-asked-to-detect', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const text = `source default ${c.id}`;
+  await tools.callTool(TOOL, { text, target_language: pair.target, model: explicitModel, language_format: 'bcp47' });
+  const request = await recordedRequest(stub, M.translateText, (r) => r.text === text);
+  // Empty and `auto` both ask the service to detect the source.
+  t.true(['auto', ''].includes(request.sourceLanguage), `source_language sent: ${JSON.stringify(request.sourceLanguage)}`);
+});
+
+// ---------------------------------------------------------------- model-default
+check('translate-tools/translate-text/model-default/model-used-as-for-an-empty-model', STDIO, async (t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  const [tool, rpc] = await Promise.all([
+    tools.callTool(TOOL, { text: pair.text, source_language: pair.source, target_language: pair.target, language_format: 'bcp47' }),
+    grpc.call(M.translateText, { text: pair.text, sourceLanguage: pair.source, targetLanguage: pair.target, model: '', languageFormat: 'bcp47' }),
+  ]);
+  const answer = answerOf(tool);
+  t.true(answer.ok, shown(answer));
+  t.deepEqual(mismatches(answer, rpcJson(M.translateText.output, rpc), { fields: ['modelUsed', 'translatedText'] }), []);
+});
+
+check('translate-tools/translate-text/model-default/rpc-model-empty', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const text = `model default ${c.id}`;
+  await tools.callTool(TOOL, { text, source_language: pair.source, target_language: pair.target, language_format: 'bcp47' });
+  const request = await recordedRequest(stub, M.translateText, (r) => r.text === text);
+  t.is(request.model, '', 'model sent');
+});
+
+// ---------------------------------------------------------------- format-default
+check('translate-tools/translate-text/format-default/bcp47-when-omitted', STDIO, async (t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  // Detection shows the format: the detected language comes back in the requested one.
+  const [tool, rpc] = await Promise.all([
+    tools.callTool(TOOL, { text: pair.text, source_language: 'auto', target_language: pair.target, model: explicitModel }),
+    grpc.call(M.translateText, { text: pair.text, sourceLanguage: 'auto', targetLanguage: pair.target, model: explicitModel, languageFormat: 'bcp47' }),
+  ]);
+  const answer = answerOf(tool);
+  t.true(answer.ok, shown(answer));
+  t.deepEqual(mismatches(answer, rpcJson(M.translateText.output, rpc), { fields: ['detectedLanguage', 'translatedText'] }), []);
+});
+
+check('translate-tools/translate-text/format-default/native-accepted', STDIO, async (t, c) => {
+  const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
+  const [tool, rpc] = await Promise.all([
+    tools.callTool(TOOL, { text: pair.text, source_language: 'auto', target_language: nativePair.target, model: explicitModel, language_format: 'native' }),
+    grpc.call(M.translateText, { text: pair.text, sourceLanguage: 'auto', targetLanguage: nativePair.target, model: explicitModel, languageFormat: 'native' }),
+  ]);
+  const answer = answerOf(tool);
+  t.true(answer.ok, shown(answer));
+  t.deepEqual(mismatches(answer, rpcJson(M.translateText.output, rpc), { fields: ['detectedLanguage', 'translatedText'] }), []);
+});
+
+check('translate-tools/translate-text/format-default/rpc-format-bcp47-or-native', STDIO, async (t, c) => {
+  const { stub, tools } = await sharedStub(c);
+  const [omitted, native] = [`format omitted ${c.id}`, `format native ${c.id}`];
+  await Promise.all([
+    tools.callTool(TOOL, { text: omitted, source_language: 'auto', target_language: pair.target, model: explicitModel }),
+    tools.callTool(TOOL, { text: native, source_language: 'auto', target_language: nativePair.target, model: explicitModel, language_format: 'native' }),
+  ]);
+  const [sentOmitted, sentNative] = await Promise.all([
+    recordedRequest(stub, M.translateText, (r) => r.text === omitted),
+    recordedRequest(stub, M.translateText, (r) => r.text === native),
+  ]);
+  // The service reads empty as bcp47.
+  t.true(['bcp47', ''].includes(sentOmitted.languageFormat), `language_format sent when omitted: ${JSON.stringify(sentOmitted.languageFormat)}`);
+  t.is(sentNative.languageFormat, 'native');
+});
+
+// ---------------------------------------------------------------- format-values (informational)
+check('translate-tools/translate-text/format-values/unsupported-format-is-invalid-argument', STDIO, async (t, c) => {
+  const tools = await sharedTools(c);
+  const answer = answerOf(
+    await tools.callTool(TOOL, { text: pair.text, source_language: pair.source, target_language: pair.target, model: explicitModel, language_format: 'flores200' }),
+  );
+  t.true(answer.toolError, shown(answer));
+  t.regex(answer.text, /^INVALID_ARGUMENT: /);
+});
+
+check('translate-tools/translate-text/format-values/no-enum-in-any-schema', STDIO, async (t, c) => {
+  const withEnum = (await listing(c)).flatMap((tool) => {
+    const format = (tool.inputSchema.properties as Record<string, { enum?: unknown }> | undefined)?.language_format;
+    return format?.enum === undefined ? [] : [tool.name];
+  });
+  t.deepEqual(withEnum, [], 'tools whose language_format is an enum');
+});
