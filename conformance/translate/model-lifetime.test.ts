@@ -9,7 +9,7 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import type { Launched } from '../harness/launch.ts';
-import { facts, freshInstance, speechOn } from './target.ts';
+import { facts, freshInstance, SPEECH_CALL, speechOn } from './target.ts';
 import { repeatWav } from './wav-check.ts';
 
 const M = TranslateService.method;
@@ -62,7 +62,7 @@ check('translate/models/lazy-load/nothing-before-first-speech-call', LIFECYCLE, 
   const spoken = await synthesize(client);
   t.is(spoken.codeName, 'OK', spoken.message);
   t.deepEqual(events(launched), ['loaded tts'], 'after SynthesizeSpeech');
-  const heard = await client.call(M.transcribeAudio, { audioData: speech() });
+  const heard = await client.call(M.transcribeAudio, { audioData: speech() }, SPEECH_CALL);
   t.is(heard.codeName, 'OK', heard.message);
   // (The TTS voice may have been unloaded meanwhile: the TTL is short.)
   t.deepEqual(events(launched).filter((e) => e.startsWith('loaded')).sort(), ['loaded stt', 'loaded tts'], 'after TranscribeAudio');
@@ -91,11 +91,11 @@ check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { ...LIFECYCLE
 // ---------------------------------------------------------------- the reference's choices (informational)
 check('translate/models/transitions/call-across-ttl-not-broken', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
-  t.is((await client.call(M.transcribeAudio, { audioData: speech() })).codeName, 'OK');
+  t.is((await client.call(M.transcribeAudio, { audioData: speech() }, SPEECH_CALL)).codeName, 'OK');
   await sleep(ttlMs * 0.1);
   // A long recognition (about 17 s of speech) that starts before the TTL ends and runs well past it.
   const long = repeatWav(speech(), 6);
-  const out = await client.call(M.transcribeAudio, { audioData: long });
+  const out = await client.call(M.transcribeAudio, { audioData: long }, SPEECH_CALL);
   t.is(out.codeName, 'OK', out.message);
   t.not(out.response!.fullText, '', 'the long call heard nothing');
   t.deepEqual(events(launched), ['loaded stt'], 'unloaded while a call was using it');

@@ -65,6 +65,12 @@ export interface TranslateDescription {
 
 export const target: TargetSpec = runEnv.targets.translate!;
 
+/** Deadline of recognition calls: a loaded 2-core machine running a file's speech cases side by side can
+ * take well over the client's default 30 s for one answer; the suite checks behaviour, not speed. */
+export const SPEECH_CALL = { timeoutMs: 120_000 };
+/** Time limit of a case making recognition calls. */
+export const SPEECH_CASE_MS = 240_000;
+
 const FALLBACK: TranslateDescription = {
   defaultModel: '',
   pair: { model: '', source: 'en', target: 'es', text: 'Hello' },

@@ -10,11 +10,11 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import { sharedAnswer } from './shared-answers.ts';
-import { connect, speechOn } from './target.ts';
+import { connect, SPEECH_CALL, SPEECH_CASE_MS, speechOn } from './target.ts';
 import { makeWav, repeatWav } from './wav-check.ts';
 
 const M = TranslateService.method;
-const STT = { applicable: speechOn('stt') };
+const STT = { applicable: speechOn('stt'), timeoutMs: SPEECH_CASE_MS };
 const golden = speechGolden();
 const base = golden.find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
 const padded = golden.find((f) => f.leadingSilence > 0)!;
@@ -25,7 +25,7 @@ const FRAME = 0.05;
 
 function transcribe(c: CaseContext, client: GrpcClient, fixture: SpeechFixture, over: { language?: string; audioFormat?: string; languageFormat?: string } = {}) {
   const request = { file: fixture.file, language: 'en', audioFormat: 'wav', languageFormat: '', ...over };
-  return sharedAnswer(c, request, () => client.call(M.transcribeAudio, { ...request, audioData: speechFile(fixture.file) }));
+  return sharedAnswer(c, request, () => client.call(M.transcribeAudio, { ...request, audioData: speechFile(fixture.file) }, SPEECH_CALL));
 }
 
 /** The words of the utterance a fixture speaks (lower case, without punctuation). */
@@ -89,7 +89,7 @@ check('translate/transcribe/full-text-join/segments-joined-by-one-space', STT, a
     t.is(out.response!.fullText, out.response!.segments.map((s) => s.text).join(' '), fixture.file);
   }
   // Two utterances with seconds of silence between them: a join needs more than one segment to show.
-  const twice = await client.call(M.transcribeAudio, { audioData: repeatWav(speechFile(padded.file), 2), language: 'en' });
+  const twice = await client.call(M.transcribeAudio, { audioData: repeatWav(speechFile(padded.file), 2), language: 'en' }, SPEECH_CALL);
   t.is(twice.codeName, 'OK', twice.message);
   c.note(`# ${padded.file} twice: ${twice.response!.segments.length} segments`);
   t.is(twice.response!.fullText, twice.response!.segments.map((s) => s.text).join(' '), `${padded.file} twice`);

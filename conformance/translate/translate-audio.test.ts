@@ -9,11 +9,11 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import { sharedAnswer } from './shared-answers.ts';
-import { connect, facts, speechOn } from './target.ts';
+import { connect, facts, SPEECH_CALL, SPEECH_CASE_MS, speechOn } from './target.ts';
 import { inspectWav } from './wav-check.ts';
 
 const M = TranslateService.method;
-const SPEECH = { applicable: speechOn('stt', 'tts') };
+const SPEECH = { applicable: speechOn('stt', 'tts'), timeoutMs: SPEECH_CASE_MS };
 const pair = facts.pair;
 const base = speechGolden().find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
 
@@ -29,7 +29,7 @@ interface Over {
 
 function translateAudio(c: CaseContext, client: GrpcClient, over: Over = {}) {
   const request = { file: base.file, sourceLanguage: pair.source, targetLanguage: pair.target, targetVoice: '', audioFormat: 'wav', languageFormat: '', ...over };
-  return sharedAnswer(c, request, () => client.call(M.translateAudio, { ...request, audioData: speechFile(request.file) }));
+  return sharedAnswer(c, request, () => client.call(M.translateAudio, { ...request, audioData: speechFile(request.file) }, SPEECH_CALL));
 }
 
 /** TranslateText of `text` with the default model (empty model key), as TranslateAudio must do. */
@@ -58,7 +58,7 @@ check('translate/translate-audio/pipeline/transcribe-translate-speak', SPEECH, a
   const { transcription, translatedText } = out.response!;
   t.not(transcription.trim(), '', 'transcription');
   // Stage 1 is TranscribeAudio's recognition, stage 2 the default model's translation of its text.
-  const heard = await client.call(M.transcribeAudio, { audioData: speechFile(base.file), language: pair.source, audioFormat: 'wav' });
+  const heard = await client.call(M.transcribeAudio, { audioData: speechFile(base.file), language: pair.source, audioFormat: 'wav' }, SPEECH_CALL);
   t.is(transcription, heard.response?.fullText ?? heard.codeName, 'transcription = TranscribeAudio full_text of the same audio');
   t.is(translatedText, await translated(client, transcription), 'translated_text = TranslateText (default model) of the transcription');
 });

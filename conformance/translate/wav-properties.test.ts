@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
-import { connect, facts, speechOn } from './target.ts';
+import { connect, facts, SPEECH_CALL, speechOn } from './target.ts';
 import { type BitDepth, inspectWav, makeWav } from './wav-check.ts';
 
 const M = TranslateService.method;
@@ -26,7 +26,7 @@ check('translate/transcribe/any-wav-layout/generated-layouts-accepted', { applic
     layout,
     async ({ sampleRate, channels, bitDepth, seconds }) => {
       const audio = makeWav(sampleRate, channels, bitDepth, Math.max(1, Math.round(sampleRate * seconds)));
-      const out = await client.call(M.transcribeAudio, { audioData: audio, language: 'en' });
+      const out = await client.call(M.transcribeAudio, { audioData: audio, language: 'en' }, SPEECH_CALL);
       assert.equal(out.codeName, 'OK', `${sampleRate} Hz, ${channels} channels, ${bitDepth}-bit: ${out.message}`);
     },
     { numRuns: 10 },
