@@ -136,7 +136,9 @@ function expandEnv(env: Record<string, string | undefined>, values: Record<strin
 let starting = 0;
 const waitingToStart: (() => void)[] = [];
 
-async function startSlot(): Promise<() => void> {
+/** Waits for one of the worker's STARTING_AT_ONCE start slots; the function returned frees it (also for
+ * targets started elsewhere, such as stdio servers: mcp-client.ts). */
+export async function startSlot(): Promise<() => void> {
   if (starting >= STARTING_AT_ONCE) await new Promise<void>((resolve) => waitingToStart.push(resolve));
   starting++;
   let released = false;

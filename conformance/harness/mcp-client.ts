@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, LATEST_PROTOCOL_VERSION, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { startSlot } from './launch.ts';
 import { type StdioCommand, type StdioSpec, stdioCommand } from './stdio-process.ts';
 
 /** What a tool call came back with: a result (possibly `isError`), or a JSON-RPC error. */
@@ -19,8 +20,9 @@ export interface ToolCallOptions {
 
 const CLIENT_INFO = { name: 'conform', version: '1.0.0' };
 const DEFAULT_CALL_TIMEOUT_MS = 30_000;
-/** A server that does not answer `initialize` on stdout by then is taken as not started. */
-const INITIALIZE_TIMEOUT_MS = 15_000;
+/** A server that does not answer `initialize` on stdout by then is taken as not started (as launch.ts waits
+ * for a port). */
+const INITIALIZE_TIMEOUT_MS = 30_000;
 const OUTPUT_LIMIT = 64 * 1024;
 
 function quote(value: string): string {
@@ -56,12 +58,17 @@ export class McpSession {
     });
     const session = new McpSession(core, note);
     note(`# tool server (cwd ${prepared.cwd}): ${prepared.envLine} ${prepared.commandLine}`.replace(/ {2,}/g, ' '));
+    // Started like port targets, a few at a time: a server compiling TypeScript at start would otherwise
+    // starve itself past the initialisation limit when a file starts many at once.
+    const release = await startSlot();
     try {
       await core.client.connect(transport, { timeout: INITIALIZE_TIMEOUT_MS });
     } catch (err) {
       const stderr = core.stderr.trim();
       await session.close();
       throw new Error(`the tool server did not initialise: ${(err as Error).message}${stderr ? `\n--- stderr ---\n${stderr}` : ''}`);
+    } finally {
+      release();
     }
     return session;
   }
