@@ -76,3 +76,14 @@ export async function freePorts(count: number): Promise<number[]> {
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   }
 }
+
+/** Claims a fixed port (a documented default such as 4000 or 5100) in the registry, waiting up to `waitMs`
+ * while a case of another worker holds it; false when it stays claimed. Free it with `releasePorts`. */
+export async function claimPort(port: number, waitMs = 30_000): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  while (!claim(port)) {
+    if (Date.now() > until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}

@@ -1,7 +1,8 @@
 // A recording gRPC server for suites of gRPC clients (a tool server or gateway in front of the translation
-// service): plaintext HTTP/2 on a loopback port, every call recorded with its path, metadata and request
-// message, and answered as the case says — a response message, a status, or nothing at all (the call hangs
-// until the client cancels it, which the record shows as the stream's reset code).
+// service): plaintext HTTP/2 on a loopback port, every call recorded with its path, metadata, arrival time and
+// request message, and answered as the case says — a response message, a status, or nothing at all (the call
+// hangs until the client cancels it, which the record shows as the stream's reset code), at once or later (a
+// slow service).
 import {
   constants,
   createServer,
@@ -17,6 +18,8 @@ export interface RecordedCall {
   headers: IncomingHttpHeaders;
   /** The request message (without the 5-byte gRPC frame prefix). */
   message: Uint8Array;
+  /** When the whole request had arrived (Date.now()). */
+  at: number;
   /** Resolves when the stream ends, with the HTTP/2 reset code (8 = CANCEL) or 0 for a normal end. */
   closed: Promise<number>;
 }
@@ -25,7 +28,24 @@ export interface RecordedCall {
  * answer). */
 export type StubAnswer = { response: Uint8Array } | { code: number; message: string } | 'hang';
 
-export type StubHandler = (call: RecordedCall) => StubAnswer;
+/** Decides the answer to a call; a promise answers when it settles (a slow service). */
+export type StubHandler = (call: RecordedCall) => StubAnswer | Promise<StubAnswer>;
+
+const TIMEOUT_UNITS_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
+
+/** The deadline a client sent with a call (the `grpc-timeout` header, as the gRPC HTTP/2 protocol writes
+ * it: up to 8 digits and a unit), in ms; undefined when it sent none; NaN when the header is malformed. */
+export function sentTimeoutMs(call: RecordedCall): number | undefined {
+  const raw = call.headers['grpc-timeout'];
+  if (raw === undefined) return undefined;
+  const match = /^(\d{1,8})([HMSmun])$/.exec(String(raw));
+  return match ? Number(match[1]) * TIMEOUT_UNITS_MS[match[2]!]! : Number.NaN;
+}
+
+/** An answer given `ms` later. */
+export function later(ms: number, answer: StubAnswer): Promise<StubAnswer> {
+  return new Promise((resolve) => setTimeout(() => resolve(answer), ms));
+}
 
 const EMPTY_RESPONSE: StubAnswer = { response: new Uint8Array(0) };
 
@@ -108,15 +128,16 @@ export class GrpcStub {
       const body = Buffer.concat(chunks);
       // One message per unary call: flag byte, 4-byte length, message.
       const length = body.length >= 5 ? body.readUInt32BE(1) : 0;
-      const call: RecordedCall = { path: String(headers[':path']), headers, message: new Uint8Array(body.subarray(5, 5 + length)), closed };
+      const message = new Uint8Array(body.subarray(5, 5 + length));
+      const call: RecordedCall = { path: String(headers[':path']), headers, message, at: Date.now(), closed };
       this.calls.push(call);
       for (const wake of this.#waiters) wake();
-      this.#answer(stream, this.#handler(call));
+      void Promise.resolve(this.#handler(call)).then((answer) => this.#answer(stream, answer));
     });
   }
 
   #answer(stream: ServerHttp2Stream, answer: StubAnswer): void {
-    if (answer === 'hang' || stream.destroyed) return;
+    if (answer === 'hang' || stream.destroyed || stream.closed) return;
     const head = { [constants.HTTP2_HEADER_STATUS]: 200, 'content-type': 'application/grpc' };
     if ('code' in answer) {
       // Trailers-only response.

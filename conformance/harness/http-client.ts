@@ -110,6 +110,15 @@ export class HttpClient {
     return send(this.base, { ...req, timeoutMs: req.timeoutMs ?? 60_000 }, this.#options).done;
   }
 
+  /** Sends a request the case may abandon before the answer (a client going away): `abort` closes the
+   * connection. */
+  abortable(req: HttpRequest): { response: Promise<IncomingMessage>; abort(): void } {
+    this.#record(curlLine(this.base, req, this.#options));
+    const sent = send(this.base, { ...req, timeoutMs: req.timeoutMs ?? 60_000 }, this.#options);
+    sent.done.catch(() => undefined); // aborting rejects it
+    return { response: sent.done, abort: sent.abort };
+  }
+
   get(path: string, headers?: Record<string, string | string[]>): Promise<HttpResponse> {
     return this.request({ path, ...(headers ? { headers } : {}) });
   }

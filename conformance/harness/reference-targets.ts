@@ -3,16 +3,17 @@
 // the suites start a target for almost every case. An entry may also name another entry as its `backend`
 // (a service the suite starts beside the target): that entry is resolved and bundled with it, so a run of
 // that surface alone has it, and a target given with --target gets the same backend.
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { buildSync } from 'esbuild';
 import { PROJECT_ROOT } from './launch.ts';
 import type { TargetSpec } from './run-env.ts';
 import { describeTarget, readDescription } from './target-description.ts';
 
 interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
-  /** Bundle `entry` to `outfile` (relative to the project root) before use. */
-  bundle?: { entry: string; outfile: string };
+  /** Bundle `entry` to `outfile` (relative to the project root) before use; `assets` are folders the code
+   * reads beside its module (the gateway's page), copied beside the bundle: source folder -> folder name. */
+  bundle?: { entry: string; outfile: string; assets?: Record<string, string> };
   /** A target description file (relative to the project root). */
   describe?: string;
   /** The name of another entry: the service this target needs beside it (see TargetSpec.backend). */
@@ -20,10 +21,33 @@ interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
 }
 
 const FILE = join(PROJECT_ROOT, 'conformance', 'reference-targets.json');
+/** Written into a copied asset folder: what it was copied from. */
+const STAMP = '.copied-from';
 /** Bundles built by this process: an entry that is also another's backend is built once. */
 const built = new Set<string>();
 
-function bundle(entry: string, outfile: string): void {
+/** Copies the folder `from` to `to` unless `to` already holds the same files (by path, size and mtime): a
+ * target of a concurrent run may be serving them. */
+function copyAssets(from: string, to: string): void {
+  const stamp = readdirSync(from, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const path = join(e.parentPath, e.name);
+      const { size, mtimeMs } = statSync(path);
+      return `${relative(from, path)} ${size} ${mtimeMs}`;
+    })
+    .sort()
+    .join('\n');
+  const stampFile = join(to, STAMP);
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) return;
+  const copy = `${to}.${process.pid}.tmp`;
+  cpSync(from, copy, { recursive: true });
+  writeFileSync(join(copy, STAMP), stamp);
+  rmSync(to, { recursive: true, force: true });
+  renameSync(copy, to);
+}
+
+function bundle(entry: string, outfile: string, assets: Record<string, string> = {}): void {
   if (built.has(outfile)) return;
   built.add(outfile);
   const out = join(PROJECT_ROOT, outfile);
@@ -50,6 +74,7 @@ function bundle(entry: string, outfile: string): void {
     sourcemap: false,
     logLevel: 'error',
   });
+  for (const [source, name] of Object.entries(assets)) copyAssets(join(PROJECT_ROOT, source), join(dirname(out), name));
   renameSync(tmp, out); // atomic: concurrent runs never see half a bundle
 }
 
@@ -63,7 +88,7 @@ function resolveEntry(entries: Record<string, ReferenceEntry>, name: string, via
   if (!entry) throw new Error(`${FILE}: ${via.length > 0 ? `backend of ${via.at(-1)}: ` : ''}no entry ${name}`);
   if (via.includes(name)) throw new Error(`${FILE}: backend cycle ${[...via, name].join(' -> ')}`);
   const { bundle: b, describe, backend, ...target } = entry;
-  if (b) bundle(b.entry, b.outfile);
+  if (b) bundle(b.entry, b.outfile, b.assets);
   const described = describe ? describeTarget(target, readDescription(join(PROJECT_ROOT, describe))) : target;
   return backend ? { ...described, backend: resolveEntry(entries, backend, [...via, name]) } : described;
 }

@@ -8,7 +8,7 @@ import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { freePorts, releasePorts } from '../harness/free-ports.ts';
-import { portOpen } from '../harness/launch.ts';
+import { fixedPort } from '../harness/fixed-port.ts';
 import { backend, pair, STDIO, toolServer } from './target.ts';
 import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
 
@@ -43,7 +43,7 @@ check(
   'translate-tools/env/grpc-url-default/calls-localhost-5100',
   {
     ...STDIO,
-    applicable: async () => ((await portOpen(DEFAULT_PORT)) ? `port ${DEFAULT_PORT} is in use on this machine: the service cannot be started there` : undefined),
+    applicable: (c) => fixedPort(c, DEFAULT_PORT),
   },
   async (t, c) => {
     const service = await backend(c, 'default-port');

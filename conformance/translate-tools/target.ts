@@ -9,12 +9,12 @@ import { status } from '@grpc/grpc-js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import test from 'ava';
 import type { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { backendServices } from '../harness/backend-service.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
 import { emit } from '../harness/events.ts';
-import { GrpcClient } from '../harness/grpc-client.ts';
 import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
-import { type FileContent, launch, type Launched } from '../harness/launch.ts';
+import type { FileContent } from '../harness/launch.ts';
 import { McpSession } from '../harness/mcp-client.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 import type { TranslateDescription } from '../translate/target.ts';
@@ -23,12 +23,6 @@ export const target: TargetSpec = runEnv.targets['translate-tools']!;
 
 /** Every case starts the tool server itself: a `cmd:` target. */
 export const STDIO: CaseOptions = { needs: ['launch'] };
-
-function backendTarget(): TargetSpec {
-  const backend = target.backend;
-  if (!backend?.command) throw new Error('translate-tools: the target has no backend (conformance/reference-targets.json names it)');
-  return backend;
-}
 
 /** The facts of the backend's description (conformance/translate/reference-target/description.json). */
 export const facts = (target?.backend?.description ?? {}) as Partial<TranslateDescription>;
@@ -39,42 +33,11 @@ export const nativePair = pair.native ?? { source: pair.source, target: pair.tar
 
 // ---------------------------------------------------------------- the backend
 
-const backends = new Map<string, Promise<Launched>>();
-
-function startBackend(variant: string | undefined): Promise<Launched> {
-  const backend = backendTarget();
-  const extra = variant === undefined ? {} : facts.variants?.[variant];
-  if (!extra) throw new Error(`the backend's description has no variant ${variant}`);
-  return launch(extra.command ?? backend.command!, backend.env ?? {}, {
-    env: extra.env ?? {},
-    args: extra.args ?? [],
-    ...(extra.port === undefined ? {} : { listen: [extra.port] }),
-  });
-}
-
-export interface Backend {
-  /** The value for TRANSLATE_GRPC_URL. */
-  url: string;
-  /** A client of the same service, to call the RPC directly. */
-  grpc: GrpcClient;
-}
+export type { Backend } from '../harness/backend-service.ts';
 
 /** The reference translation service of this test file (of a variant named in its description), with a
  * client for the case. */
-export async function backend(c: CaseContext, variant?: string): Promise<Backend> {
-  const key = variant ?? '';
-  let started = backends.get(key);
-  if (!started) {
-    started = startBackend(variant);
-    backends.set(key, started);
-  }
-  const launched = await started;
-  const port = (variant && facts.variants?.[variant]?.port) || launched.port;
-  c.note(`# translation service: ${launched.commandLine}`);
-  const grpc = new GrpcClient(`127.0.0.1:${port}`, (line) => c.note(line));
-  c.defer(() => grpc.close());
-  return { url: `127.0.0.1:${port}`, grpc };
-}
+export const backend = backendServices(target, 'translate-tools');
 
 // ---------------------------------------------------------------- the tool server
 
@@ -192,7 +155,6 @@ test.after.always(async () => {
     await stubbedShared?.session.close();
     await stubbedShared?.stub.close();
   }
-  await Promise.all([...backends.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
 });
 
 let listed: Promise<{ tools: Tool[]; notes: string[] }> | undefined;

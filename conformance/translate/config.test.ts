@@ -2,7 +2,8 @@
 // (its capabilities and variants), and these cases check the effect each key must have.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
-import { connect, facts, variantFor } from './target.ts';
+import { fixedPort } from '../harness/fixed-port.ts';
+import { connect, facts, freshInstance, variantFor } from './target.ts';
 
 /** Texts whose script names one language, so even a script-based detector must get them right. */
 const SCRIPT_SAMPLES = [
@@ -11,8 +12,9 @@ const SCRIPT_SAMPLES = [
   { text: 'Καλημέρα σε όλους', language: 'el' },
 ];
 
-check('translate/service/default-port/listens-on-5100', { needs: ['default-port'] }, async (t, c) => {
-  const client = await connect(c, 'default-port');
+check('translate/service/default-port/listens-on-5100', { needs: ['default-port'], applicable: (c) => fixedPort(c, 5100) }, async (t, c) => {
+  // An instance of the case's own: the port is free again when the case (holding it) ends.
+  const { client } = await freshInstance(c, 'default-port');
   const out = await client.call(TranslateService.method.getCapabilities, {});
   t.is(out.codeName, 'OK', out.message);
 });

@@ -1,0 +1,170 @@
+// The browser client in a real headless Chromium. It sends a request again when the gateway answers 502,
+// 503 or 504: each status is put in front of the gateway twice (the case answers the page's first two
+// requests itself), and end to end the service is unavailable twice, so the gateway itself answers with a
+// failure twice before the answer; either way the page must show the answer after three requests. And
+// (informational) the reference's choices: no retry of other statuses or of a network failure, the retry
+// policy (3 retries after 250, 500 and 1000 ms), and the page's forms against the reference stack.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import type { Page } from 'playwright-core';
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { check } from '../harness/check.ts';
+import { emit } from '../harness/events.ts';
+import type { StubHandler } from '../harness/grpc-stub.ts';
+import { PROJECT_ROOT } from '../harness/launch.ts';
+import { carries, markedHandler, signatureOf } from './exchanges.ts';
+import { openPage, PAGE, submit, textOf } from './page.ts';
+import { backend, gateway, pair, sharedGateway, sharedStub } from './target.ts';
+
+const M = TranslateService.method;
+const RETRIED = [502, 503, 504];
+const TRANSLATE = '/api/translate';
+/** Requests carrying it are refused with UNAVAILABLE twice, then answered. */
+const TWICE = 'unavailable-twice';
+
+const refusals = new Map<string, number>();
+const handler: StubHandler = (call) => {
+  if (carries(call, TWICE)) {
+    const key = Buffer.from(call.message).toString('latin1');
+    const n = (refusals.get(key) ?? 0) + 1;
+    refusals.set(key, n);
+    if (n <= 2) return { code: grpcStatus.UNAVAILABLE, message: `the service is restarting (${n})` };
+  }
+  return markedHandler(call);
+};
+
+/** The page at a gateway in front of this file's stub. */
+async function stubbedPage(c: Parameters<typeof openPage>[0]) {
+  const s = await sharedStub('page', handler);
+  const g = await sharedGateway(c, 'page', { grpcUrl: s.address });
+  return { s, ...(await openPage(c, g.url)) };
+}
+
+/** The case answers the page's requests to `path` with `status` (`abort`: a network failure), the first
+ * `times` of them; later ones go to the gateway. */
+async function answerFirst(page: Page, path: string, status: number | 'abort', times = Number.POSITIVE_INFINITY): Promise<void> {
+  let answered = 0;
+  await page.route(`**${path}`, async (route) => {
+    if (answered >= times) return route.continue();
+    answered++;
+    if (status === 'abort') return route.abort('connectionrefused');
+    return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: { code: 'UNAVAILABLE', message: `answered ${status} by the case` } }) });
+  });
+}
+
+const translations = (requests: { path: string; status: number }[]) => requests.filter((r) => r.path === TRANSLATE).map((r) => r.status);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+for (const status of RETRIED) {
+  check(`translate-web/client/retry-statuses/retries-${status}-and-shows-the-answer`, PAGE, async (t, c) => {
+    const { s, page, requests, form } = await stubbedPage(c);
+    await answerFirst(page, TRANSLATE, status, 2);
+    const marker = `retry ${status} ${c.id}`;
+    await submit(page, form.translate, { text: marker, target: 'es' });
+    t.is(await textOf(page, form.translate.result!), signatureOf(M.translateText), 'the answer shown');
+    t.deepEqual(translations(requests), [status, status, 200], `requests to ${TRANSLATE}`);
+    t.is(s.calls.filter((call) => carries(call, marker)).length, 1, 'calls that reached the service');
+  });
+}
+
+check('translate-web/client/retry-statuses/gateway-fails-twice-then-answers', PAGE, async (t, c) => {
+  const { s, page, requests, form } = await stubbedPage(c);
+  const marker = `${TWICE} ${c.id}`;
+  await submit(page, form.translate, { text: marker, target: 'es' });
+  const shown = await textOf(page, form.translate.result!);
+  const statuses = translations(requests);
+  if (!RETRIED.includes(statuses[0] ?? 0)) {
+    // What the gateway answers for an unavailable service is its own choice; only 502-504 are retried.
+    emit({ type: 'not-applicable', id: c.id, reason: `the gateway answers ${statuses[0]} for UNAVAILABLE, not 502, 503 or 504` });
+    t.pass();
+    return;
+  }
+  t.is(shown, signatureOf(M.translateText), 'the answer shown');
+  t.is(statuses.length, 3, `requests to ${TRANSLATE}: ${statuses.join(', ')}`);
+  t.is(statuses[2], 200, `requests to ${TRANSLATE}: ${statuses.join(', ')}`);
+  t.is(s.calls.filter((call) => carries(call, marker)).length, 3, 'TranslateText calls');
+});
+
+// ---------------------------------------------------------------- informational
+
+for (const status of [400, 429, 500, 'abort'] as const) {
+  const name = status === 'abort' ? 'network-failure' : String(status);
+  check(`translate-web/client/no-other-retry/${name}-shown-at-once`, PAGE, async (t, c) => {
+    const { page, requests, form } = await stubbedPage(c);
+    await answerFirst(page, TRANSLATE, status);
+    await submit(page, form.translate, { text: `no retry ${c.id}`, target: 'es' });
+    const error = await textOf(page, form.translate.error!);
+    await sleep(400); // past the first retry's wait
+    t.not(error, '', 'no error shown');
+    t.is(translations(requests).length, 1, `requests to ${TRANSLATE}`);
+  });
+}
+
+check('translate-web/client/retry-policy/three-retries-after-250-500-1000-ms-then-the-error', PAGE, async (t, c) => {
+  const { page, requests, form } = await stubbedPage(c);
+  await answerFirst(page, TRANSLATE, 503);
+  await submit(page, form.translate, { text: `policy ${c.id}`, target: 'es' });
+  const error = await textOf(page, form.translate.error!, 10_000);
+  await sleep(1500); // a fifth request would have come by now
+  const sent = requests.filter((r) => r.path === TRANSLATE).map((r) => r.at);
+  t.is(sent.length, 4, `requests to ${TRANSLATE}`);
+  const gaps = sent.slice(1).map((at, i) => at - sent[i]!);
+  [250, 500, 1000].forEach((wait, i) => {
+    t.true(gaps[i]! >= wait - 10 && gaps[i]! < wait + 1000, `wait before retry ${i + 1}: ${gaps[i]} ms, expected ${wait} ms`);
+  });
+  t.true(error.includes('UNAVAILABLE'), `error shown: ${error}`);
+});
+
+check('translate-web/routes/client-page/translate-detect-localize-synthesize-and-play', PAGE, async (t, c) => {
+  const service = await backend(c);
+  const g = await gateway(c, { grpcUrl: service.url });
+  const { page, form } = await openPage(c, g.url);
+  const russian = 'Привет, как у тебя дела сегодня?';
+  const strings = { greeting: pair.text, farewell: 'Goodbye' };
+  const [translated, detected, localized] = await Promise.all([
+    service.grpc.call(M.translateText, { text: pair.text, sourceLanguage: 'auto', targetLanguage: pair.target }),
+    service.grpc.call(M.detectLanguage, { text: russian }),
+    service.grpc.call(M.translateLocalization, { json: JSON.stringify(strings), sourceLanguage: pair.source, targetLanguage: pair.target }),
+  ]);
+  await submit(page, form.translate, { text: pair.text, target: pair.target });
+  t.is(await textOf(page, form.translate.result!), translated.response?.translatedText ?? '(no RPC answer)', 'translation shown');
+  await submit(page, form.detect, { text: russian });
+  t.is(await textOf(page, form.detect.result!), detected.response?.language ?? '(no RPC answer)', 'language shown');
+  if (form.localize) {
+    await page.setInputFiles(form.localize.file!, { name: 'strings.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(strings)) });
+    await submit(page, form.localize, { source: pair.source, target: pair.target });
+    const shown = await textOf(page, form.localize.result!);
+    t.deepEqual(JSON.parse(shown || 'null'), JSON.parse(localized.response?.json ?? 'null'), 'localized file shown');
+  }
+  await submit(page, form.synthesize, { text: 'Hello world', language: 'en' });
+  const player = form.synthesize.player!;
+  await page.waitForFunction((s) => Boolean(document.querySelector<HTMLAudioElement>(s)?.src), player, { timeout: 15_000 });
+  // Played: the page may start it itself; the case starts it too (autoplay is allowed in this browser).
+  const played = await page.evaluate(async (s) => {
+    const audio = document.querySelector<HTMLAudioElement>(s)!;
+    await audio.play().catch(() => undefined);
+    const until = Date.now() + 5000;
+    while (audio.currentTime === 0 && !audio.ended && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    return { duration: audio.duration, currentTime: audio.currentTime, ended: audio.ended, error: audio.error?.message ?? null };
+  }, player);
+  t.is(played.error, null, 'the player reports an error');
+  t.true(played.duration > 0.3, `duration ${played.duration} s`);
+  t.true(played.currentTime > 0 || played.ended, `the speech did not play: ${JSON.stringify(played)}`);
+});
+
+check('translate-web/routes/client-page/upload-a-wav-and-transcribe', PAGE, async (t, c) => {
+  const service = await backend(c);
+  const g = await gateway(c, { grpcUrl: service.url });
+  const { page, form } = await openPage(c, g.url);
+  if (!form.transcribe) {
+    emit({ type: 'not-applicable', id: c.id, reason: 'the page description has no transcribe form' });
+    t.pass();
+    return;
+  }
+  const wav = readFileSync(join(PROJECT_ROOT, 'fixtures/translate/speech/counting.wav'));
+  const heard = await service.grpc.call(M.transcribeAudio, { audioData: wav, language: 'auto' }, { timeoutMs: 120_000 });
+  await page.setInputFiles(form.transcribe.file!, { name: 'counting.wav', mimeType: 'audio/wav', buffer: wav });
+  await submit(page, form.transcribe, {});
+  t.is(await textOf(page, form.transcribe.result!, 60_000), heard.response?.fullText ?? '(no RPC answer)', 'transcription shown');
+});

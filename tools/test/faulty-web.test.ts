@@ -1,0 +1,94 @@
+// The translate-web suite can fail: the faulty web gateway (tools/test/faulty/faulty-web.ts, the reference
+// gateway with faults injected) breaks documented rules, and for each set of faults exactly their clauses
+// must go red - no more (no collateral), no fewer (no blind spot).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import type { JsonReport } from '../conform/report-json.ts';
+import { WEB_FAULTS, type WebFault } from './faulty/faulty-web-faults.ts';
+import { runTool, tempDir } from './run-cli.ts';
+
+interface FaultRun {
+  faults: WebFault[];
+  selection: string[];
+  expectedRed: string[];
+  /** Cases that must end not-applicable (a must-case whose precondition the fault removes). */
+  notApplicable?: string[];
+}
+
+const TARGET = 'translate-web=cmd:node --import {root}/node_modules/tsx/dist/loader.mjs {root}/tools/test/faulty/faulty-web.ts';
+// The page's forms are the reference's: the faulty gateway serves the reference page.
+const DESCRIPTION = 'translate-web=conformance/translate-web/reference-target/description.json';
+
+const RUNS: FaultRun[] = [
+  {
+    faults: ['port-default-8080', 'grpc-url-default-5000', 'detect-calls-translate', 'synthesize-twice', 'localize-echo'],
+    selection: ['translate-web/env/port*/**', 'translate-web/env/grpc-url*/**', 'translate-web/routes/*/calls-*', 'translate-web/deadlines/detect-30s/**'],
+    expectedRed: [
+      // port-default-8080, grpc-url-default-5000
+      'translate-web/env/port-default',
+      'translate-web/env/grpc-url-default',
+      // detect-calls-translate (the deadline case looks for the DetectLanguage call)
+      'translate-web/routes/detect',
+      'translate-web/deadlines/detect-30s',
+      // synthesize-twice
+      'translate-web/routes/synthesize',
+      // localize-echo
+      'translate-web/routes/localize',
+    ],
+  },
+  {
+    faults: ['fixed-deadline-10s', 'localize-uses-translate-variable', 'transcribe-seconds', 'unset-60s'],
+    selection: ['translate-web/deadlines/**'],
+    expectedRed: [
+      // fixed-deadline-10s
+      'translate-web/deadlines/capabilities-30s',
+      'translate-web/deadlines/detect-30s',
+      'translate-web/deadlines/synthesize-30s',
+      // localize-uses-translate-variable
+      'translate-web/deadlines/localize-env',
+      // transcribe-seconds (both routes of the variable)
+      'translate-web/deadlines/transcribe-env',
+      'translate-web/deadlines/translate-audio-env',
+      // unset-60s
+      'translate-web/deadlines/unset-means-none',
+    ],
+  },
+  {
+    faults: ['detect-uses-translate-variable', 'translate-audio-no-deadline', 'client-no-retry'],
+    selection: ['translate-web/deadlines/**', 'translate-web/client/retry-statuses/**'],
+    expectedRed: ['translate-web/deadlines/detect-30s', 'translate-web/deadlines/translate-audio-env', 'translate-web/client/retry-statuses'],
+  },
+  {
+    faults: ['client-retries-503-only', 'unavailable-as-500'],
+    selection: ['translate-web/client/**', 'translate-web/errors/**'],
+    expectedRed: ['translate-web/client/retry-statuses'],
+    // A gateway answering 500 for an unavailable service leaves the client nothing to retry.
+    notApplicable: ['translate-web/client/retry-statuses/gateway-fails-twice-then-answers'],
+  },
+];
+
+for (const { faults, selection, expectedRed, notApplicable = [] } of RUNS) {
+  test(`a faulty web gateway (${faults.join(', ')}) turns exactly the expected clauses red`, async (t) => {
+    const reports = tempDir();
+    const run = await runTool(
+      'conform',
+      ['--surface', 'translate-web', '--target', TARGET, '--describe', DESCRIPTION, ...selection.flatMap((g) => ['--only', g]), '--report-dir', reports],
+      { FAULTS: faults.join(',') },
+    );
+    const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
+    const failed = report.results.filter((r) => r.outcome === 'fail');
+    const red = [...new Set(failed.map((r) => r.clause))].sort();
+    t.is(run.code, 1, run.stderr);
+    t.deepEqual(red, [...expectedRed].sort(), failed.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'));
+    t.deepEqual(
+      report.results.filter((r) => r.outcome === 'not-applicable').map((r) => r.id),
+      notApplicable,
+    );
+    t.regex(run.stdout, /FAIL translate-web\/\S+\n {2}clause translate-web\/\S+ \(must\): [\s\S]*reproduce:/);
+  });
+}
+
+test('every fault of the faulty web gateway is exercised', (t) => {
+  t.deepEqual(RUNS.flatMap((r) => r.faults).sort(), (Object.keys(WEB_FAULTS) as WebFault[]).sort());
+});

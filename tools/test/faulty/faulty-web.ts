@@ -1,0 +1,113 @@
+// A deliberately faulty web gateway, for proving that the translate-web suite can fail. It is the reference
+// gateway (its modules, from source under tsx) with each fault named in FAULTS (comma-separated, see
+// faulty-web-faults.ts) injected where a real gateway would get it wrong: the environment it reads, the
+// deadline and RPC of a route's call, the answer it makes of it, or the page's client script.
+//
+//   FAULTS=a,b node --import <tsx> tools/test/faulty/faulty-web.ts      (environment as for translate-web)
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create, type DescMessage, type DescMethodUnary, type MessageShape } from '@bufbuild/protobuf';
+import { status } from '@grpc/grpc-js';
+import { PROJECT_ROOT } from '../../../conformance/harness/launch.ts';
+import { TranslateService } from '../../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { GatewayError } from '../../../reference/translate-web/gateway-error.ts';
+import { type GatewayOptions, normalizeOptions } from '../../../reference/translate-web/gateway-options.ts';
+import { type CallOptions, GrpcForwarder } from '../../../reference/translate-web/grpc-forwarder.ts';
+import { createHandler } from '../../../reference/translate-web/http-handler.ts';
+import { FIXED_DEADLINE_MS } from '../../../reference/translate-web/routes.ts';
+import type { WebFault } from './faulty-web-faults.ts';
+
+const faults = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean) as WebFault[]);
+const on = (f: WebFault): boolean => faults.has(f);
+const M = TranslateService.method;
+const ENV_ROUTE_RPCS: DescMessage[] = [M.translateText.input, M.translateLocalization.input, M.transcribeAudio.input, M.translateAudio.input];
+
+// ---------------------------------------------------------------- the environment it reads
+
+const env = { ...process.env };
+const unset = (name: string): boolean => (env[name] ?? '') === '';
+if (on('port-default-8080') && unset('PORT')) env.PORT = '8080';
+if (on('grpc-url-default-5000') && unset('TRANSLATE_GRPC_URL')) env.TRANSLATE_GRPC_URL = 'localhost:5000';
+if (on('transcribe-seconds') && !unset('TRANSCRIBE_TIMEOUT_MS')) env.TRANSCRIBE_TIMEOUT_MS = String(Number(env.TRANSCRIBE_TIMEOUT_MS) * 1000);
+const options = normalizeOptions(env);
+
+// ---------------------------------------------------------------- the calls it makes
+
+type Method = DescMethodUnary<DescMessage, DescMessage>;
+
+function deadline(method: Method, timeoutMs: number | undefined): number | undefined {
+  const { TRANSLATE_TIMEOUT_MS } = options.timeouts;
+  if (on('fixed-deadline-10s') && timeoutMs === FIXED_DEADLINE_MS) return 10_000;
+  if (on('detect-uses-translate-variable') && method === M.detectLanguage) return TRANSLATE_TIMEOUT_MS;
+  if (on('localize-uses-translate-variable') && method === M.translateLocalization) return TRANSLATE_TIMEOUT_MS;
+  if (on('translate-audio-no-deadline') && method === M.translateAudio) return undefined;
+  if (on('unset-60s') && timeoutMs === undefined && ENV_ROUTE_RPCS.includes(method.input)) return 60_000;
+  return timeoutMs;
+}
+
+/** The reference's forwarder with the faults of the calls between the routes and the service. */
+class FaultyForwarder {
+  readonly #inner: GrpcForwarder;
+
+  constructor(inner: GrpcForwarder) {
+    this.#inner = inner;
+  }
+
+  async call(method: Method, request: MessageShape<DescMessage>, callOptions: CallOptions): Promise<MessageShape<DescMessage>> {
+    const opts = { ...callOptions, timeoutMs: deadline(method, callOptions.timeoutMs) };
+    const fields = request as unknown as Record<string, unknown>;
+    try {
+      if (on('detect-calls-translate') && method === M.detectLanguage) {
+        const translated = await this.#inner.call(M.translateText, create(M.translateText.input, { text: String(fields.text), targetLanguage: 'en' }), opts);
+        return create(M.detectLanguage.output, { language: translated.detectedLanguage, probability: 1 });
+      }
+      if (on('synthesize-twice') && method === M.synthesizeSpeech) await this.#inner.call(method, request, opts);
+      const response = await this.#inner.call(method, request, opts);
+      if (on('localize-echo') && method === M.translateLocalization) return create(M.translateLocalization.output, { json: String(fields.json), stringsTranslated: 0 });
+      return response;
+    } catch (err) {
+      if (on('unavailable-as-500') && err instanceof GatewayError && err.code === status.UNAVAILABLE) {
+        throw new GatewayError(err.code, err.message, { httpStatus: 500, cause: err });
+      }
+      throw err;
+    }
+  }
+
+  close(): void {
+    this.#inner.close();
+  }
+}
+
+// ---------------------------------------------------------------- the page it serves
+
+/** The reference page, its client's retry statuses changed by the faults. */
+function publicDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'faulty-web-'));
+  cpSync(join(PROJECT_ROOT, 'reference/translate-web/public'), dir, { recursive: true });
+  const client = join(dir, 'api-client.js');
+  const statuses = on('client-no-retry') ? '[]' : on('client-retries-503-only') ? '[503]' : undefined;
+  if (statuses) writeFileSync(client, readFileSync(client, 'utf8').replace(/RETRY_STATUSES = \[[^\]]*\]/, `RETRY_STATUSES = ${statuses}`));
+  return dir;
+}
+
+// ---------------------------------------------------------------- serving
+
+const forwarder = new FaultyForwarder(new GrpcForwarder(options.grpcTarget));
+const pages = publicDir();
+const server = createServer(createHandler(options as GatewayOptions, forwarder as unknown as GrpcForwarder, pages));
+server.listen(options.port, options.host, () => {
+  const { port } = server.address() as { port: number };
+  process.stdout.write(`listening on http://${options.host}:${port}\n`);
+  process.stderr.write(`faulty gateway, faults: ${[...faults].join(', ') || 'none'}\n`);
+});
+const stop = (): void => {
+  server.close();
+  server.closeAllConnections();
+  forwarder.close();
+  rmSync(pages, { recursive: true, force: true });
+  process.exit(0);
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
