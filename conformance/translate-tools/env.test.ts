@@ -9,6 +9,7 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { freePorts, releasePorts } from '../harness/free-ports.ts';
 import { fixedPort } from '../harness/fixed-port.ts';
+import { PROJECT_ROOT } from '../harness/launch.ts';
 import { backend, pair, STDIO, toolServer } from './target.ts';
 import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
 
@@ -25,6 +26,8 @@ async function closedAddress(c: CaseContext): Promise<string> {
 }
 
 const capabilities = { name: 'get_capabilities', args: {} };
+/** The golden utterance of the translate suite: a WAV the service's STT transcribes. */
+const SPEECH = join(PROJECT_ROOT, 'fixtures', 'translate', 'speech', 'counting.wav');
 
 check('translate-tools/env/grpc-url/closed-port-fails-service-succeeds', STDIO, async (t, c) => {
   const service = await backend(c);
@@ -66,8 +69,20 @@ check('translate-tools/auth/no-api-key/serves-with-no-credential', STDIO, async 
     [],
     'variables that look like a credential',
   );
-  const answers = await Promise.all([tools.callTool(capabilities.name, capabilities.args), tools.callTool('detect_language', { text: pair.text })]);
-  for (const answer of answers.map(answerOf)) t.true(answer.ok, shown(answer));
+  // Every tool: a server may want a key for some tools only (the ones that cost, say).
+  const calls = [
+    capabilities,
+    { name: 'detect_language', args: { text: pair.text } },
+    { name: 'translate_text', args: { text: pair.text, source_language: pair.source, target_language: pair.target } },
+    { name: 'translate_localization', args: { json: JSON.stringify({ greeting: pair.text }), source_language: pair.source, target_language: pair.target } },
+    { name: 'transcribe_audio', args: { file_path: SPEECH, language: 'en' } },
+  ];
+  const answers = await Promise.all(calls.map(({ name, args }) => tools.callTool(name, args).then(answerOf)));
+  t.deepEqual(
+    answers.flatMap((answer, i) => (answer.ok ? [] : [`${calls[i]!.name}: ${shown(answer)}`])),
+    [],
+    'tools that did not serve the call',
+  );
 });
 
 // ---------------------------------------------------------------- grpc-url-form (informational)
