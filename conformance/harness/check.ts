@@ -2,13 +2,14 @@
 // must exist in the catalog. Filtering (--only/--skip) and capabilities are decided here, at registration,
 // and reported to the runner as events.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import picomatch from 'picomatch';
-import { clauseIdOf, loadCatalog } from '../../tools/spec/catalog.ts';
+import { clauseIdOf } from '../../tools/spec/clause-id.ts';
 import { CaseContext } from './case-context.ts';
 import { environmentCapabilities } from './environment.ts';
 import { type CaseStatus, emit } from './events.ts';
-import { runEnv } from './run-env.ts';
+import { directRunOnly, runEnv } from './run-env.ts';
 
 export interface CaseOptions {
   /** Capabilities the target must offer, for example `launch` (a `cmd:` target the harness can configure). */
@@ -26,7 +27,9 @@ export type CaseFn = (t: ExecutionContext, c: CaseContext) => Promise<void> | vo
  * schema in every worker costs about half a second), else from the catalog itself. */
 const clauseSurfaces: Map<string, string> = runEnv.clauseIndex
   ? new Map(Object.entries(JSON.parse(readFileSync(runEnv.clauseIndex, 'utf8')) as Record<string, string>))
-  : new Map(loadCatalog().clauses.map((c) => [c.id, c.surface]));
+  : new Map(
+      (await directRunOnly<typeof import('../../tools/spec/catalog.ts')>('../../tools/spec/catalog.ts')).loadCatalog().clauses.map((c) => [c.id, c.surface]),
+    );
 const machineCapabilities = environmentCapabilities();
 const isOnly = runEnv.only.length > 0 ? picomatch(runEnv.only) : () => true;
 const isSkipped = runEnv.skip.length > 0 ? picomatch(runEnv.skip) : () => false;
@@ -50,6 +53,16 @@ async function withTimeout(work: Promise<void> | void, ms: number, id: string): 
   }
 }
 
+const loadedAt = Date.now();
+let timed = false;
+
+/** Once per test file: its time, reported after its cases. */
+function timeFile(): void {
+  if (timed) return;
+  timed = true;
+  test.after.always(() => emit({ type: 'file-time', file: fileURLToPath(test.meta.file), ms: Date.now() - loadedAt }));
+}
+
 export function check(id: string, fn: CaseFn): void;
 export function check(id: string, options: CaseOptions, fn: CaseFn): void;
 export function check(id: string, optionsOrFn: CaseOptions | CaseFn, maybeFn?: CaseFn): void {
@@ -65,6 +78,7 @@ export function check(id: string, optionsOrFn: CaseOptions | CaseFn, maybeFn?: C
   if (!target) throw new Error(`case ${id}: no target for surface ${surface}`);
   const { status, reason } = decide(id, options.needs ?? [], [...target.capabilities, ...machineCapabilities]);
   emit({ type: 'case', id, clause, surface, status, ...(reason ? { reason } : {}) });
+  timeFile();
   if (status !== 'run' || runEnv.listOnly) {
     test.skip(id, () => {});
     return;

@@ -11,7 +11,10 @@ export type HarnessEvent =
   /** A case found at run time that the target cannot stage it (CaseOptions.applicable). */
   | { type: 'not-applicable'; id: string; reason: string }
   | { type: 'launched'; id: string }
-  | { type: 'target-error'; id: string; message: string };
+  | { type: 'target-error'; id: string; message: string }
+  /** How long a test file took in its worker, from loading to its last case (the runner starts the longest
+   * files first next time). */
+  | { type: 'file-time'; file: string; ms: number };
 
 export function emit(event: HarnessEvent): void {
   if (!runEnv.eventsFile) return;

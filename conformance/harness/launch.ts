@@ -5,10 +5,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
+import { PROJECT_ROOT } from './project-root.ts';
 import { freePorts, releasePorts } from './free-ports.ts';
 
-export const PROJECT_ROOT = resolve(new URL('../..', import.meta.url).pathname);
+export { PROJECT_ROOT } from './project-root.ts';
 
 export type FileContent = string | Uint8Array | { content: string | Uint8Array; mode: number };
 

@@ -3,8 +3,8 @@
 // the suites start a target for almost every case. An entry may also name another entry as its `backend`
 // (a service the suite starts beside the target): that entry is resolved and bundled with it, so a run of
 // that surface alone has it, and a target given with --target gets the same backend.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { PROJECT_ROOT } from './launch.ts';
 import type { TargetSpec } from './run-env.ts';
@@ -23,6 +23,8 @@ interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
 const FILE = join(PROJECT_ROOT, 'conformance', 'reference-targets.json');
 /** Written into a copied asset folder: what it was copied from. */
 const STAMP = '.copied-from';
+/** Beside each bundle: the files it was built from (`<bundle>.inputs.json`). */
+const INPUTS = '.inputs.json';
 /** Bundles built by this process: an entry that is also another's backend is built once. */
 const built = new Set<string>();
 
@@ -47,13 +49,26 @@ function copyAssets(from: string, to: string): void {
   renameSync(copy, to);
 }
 
+/** Whether the bundle at `out` is newer than every file it was built from (listed beside it at its build)
+ * and than the lock file (packages keep their tarballs' old mtimes when upgraded). */
+function upToDate(out: string): boolean {
+  const built = statSync(out, { throwIfNoEntry: false })?.mtimeMs;
+  if (built === undefined || !existsSync(`${out}${INPUTS}`)) return false;
+  const inputs = [...(JSON.parse(readFileSync(`${out}${INPUTS}`, 'utf8')) as string[]), 'package-lock.json'];
+  return inputs.every((input) => (statSync(join(PROJECT_ROOT, input), { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) <= built);
+}
+
 function bundle(entry: string, outfile: string, assets: Record<string, string> = {}): void {
   if (built.has(outfile)) return;
   built.add(outfile);
   const out = join(PROJECT_ROOT, outfile);
+  for (const [source, name] of Object.entries(assets)) copyAssets(join(PROJECT_ROOT, source), join(dirname(out), name));
+  if (upToDate(out)) return;
   const tmp = `${out}.${process.pid}.tmp`;
   mkdirSync(dirname(out), { recursive: true });
-  buildSync({
+  const started = new Date();
+  const { metafile } = buildSync({
+    metafile: true,
     entryPoints: [join(PROJECT_ROOT, entry)],
     outfile: tmp,
     bundle: true,
@@ -74,7 +89,12 @@ function bundle(entry: string, outfile: string, assets: Record<string, string> =
     sourcemap: false,
     logLevel: 'error',
   });
-  for (const [source, name] of Object.entries(assets)) copyAssets(join(PROJECT_ROOT, source), join(dirname(out), name));
+  // esbuild names inputs relative to the working directory.
+  const inputs = Object.keys(metafile.inputs).map((input) => relative(PROJECT_ROOT, resolve(input)));
+  writeFileSync(`${tmp}${INPUTS}`, JSON.stringify(inputs));
+  // Dated when the build read its inputs: a file changed during the build leaves the bundle out of date.
+  utimesSync(tmp, started, started);
+  renameSync(`${tmp}${INPUTS}`, `${out}${INPUTS}`);
   renameSync(tmp, out); // atomic: concurrent runs never see half a bundle
 }
 

@@ -1,6 +1,5 @@
 // The contract between the runner (tools/conform) and the suites: everything arrives in environment
 // variables, so a suite can also be run with plain `npx ava` (then the surface's reference is the target).
-import { loadReferenceTargets } from './reference-targets.ts';
 
 export type TargetKind = 'cmd' | 'url';
 
@@ -67,15 +66,23 @@ function optionalNumber(name: string): number | undefined {
   return value;
 }
 
-function readTargets(): Record<string, TargetSpec> {
+/** A module of the harness (path relative to this folder) that only direct ava runs need: the runner passes
+ * what it provides in the environment. Imported by a computed name, so the runner's bundles of the suites
+ * (tools/conform/compile-suites.ts) leave it and its packages (esbuild, yaml, ajv) out. */
+export function directRunOnly<T>(module: string): Promise<T> {
+  return import(module) as Promise<T>;
+}
+
+async function readTargets(): Promise<Record<string, TargetSpec>> {
   const raw = process.env[ENV.targets];
   if (raw) return JSON.parse(raw) as Record<string, TargetSpec>;
   // Direct ava run: fall back to the reference targets the runner would use.
+  const { loadReferenceTargets } = await directRunOnly<typeof import('./reference-targets.ts')>('./reference-targets.ts');
   return loadReferenceTargets();
 }
 
 export const runEnv: RunEnv = {
-  targets: readTargets(),
+  targets: await readTargets(),
   eventsFile: process.env[ENV.events] || undefined,
   only: jsonList(ENV.only),
   skip: jsonList(ENV.skip),

@@ -1,15 +1,16 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:tls';
-import { check } from '../harness/index.ts';
+import { join } from 'node:path';
+import { check, PROJECT_ROOT } from '../harness/index.ts';
 import { runToExit, startSite } from './site.ts';
 
 const launch = { needs: ['launch'] };
 
 // Test-only key material, made as fixtures/static/tls/README.md says: a self-signed pair, and a leaf signed
 // by a test CA. Both certificates name localhost and 127.0.0.1.
-const TLS_DIR = new URL('../../fixtures/static/tls/', import.meta.url);
-const pem = (name: string): string => readFileSync(new URL(name, TLS_DIR), 'utf8');
+const TLS_DIR = join(PROJECT_ROOT, 'fixtures/static/tls');
+const pem = (name: string): string => readFileSync(join(TLS_DIR, name), 'utf8');
 const SELF = { key: pem('self-signed.key'), cert: pem('self-signed.crt') };
 const LEAF = { key: pem('leaf.key'), cert: pem('leaf.crt') };
 const CA = pem('ca.crt');

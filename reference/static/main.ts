@@ -93,14 +93,13 @@ async function run(command: Command): Promise<number> {
 }
 
 async function serve(config: string | undefined, cwd: string): Promise<void> {
-  const server = await startServer({ config, cwd, env: process.env, print, warn: printError });
-  // From here on a fault in one request must never end the process: log one line and carry on.
-  process.on('uncaughtException', (error) => printError(`error: uncaught: ${error.message}`));
-  process.on('unhandledRejection', (reason) => printError(`error: unhandled rejection: ${describe(reason)}`));
+  // Signals are handled from the start: a port accepts connections (and a supervisor may stop the server)
+  // before startServer has returned.
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let stopping = false;
   const stop = () => {
-    // A second signal while closing means "now".
-    if (stopping) process.exit(0);
+    // A second signal while closing, or one before the server is up, means "now".
+    if (stopping || server === undefined) process.exit(0);
     stopping = true;
     server.close().then(
       () => process.exit(0),
@@ -109,6 +108,10 @@ async function serve(config: string | undefined, cwd: string): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  server = await startServer({ config, cwd, env: process.env, print, warn: printError });
+  // From here on a fault in one request must never end the process: log one line and carry on.
+  process.on('uncaughtException', (error) => printError(`error: uncaught: ${error.message}`));
+  process.on('unhandledRejection', (reason) => printError(`error: unhandled rejection: ${describe(reason)}`));
 }
 
 function describe(reason: unknown): string {

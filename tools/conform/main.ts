@@ -10,7 +10,7 @@ import type { CaseResult } from './outcomes.ts';
 import { htmlReport } from './report-html.ts';
 import { jsonReport } from './report-json.ts';
 import { junitReport } from './report-junit.ts';
-import { runSurface } from './run-surface.ts';
+import { runSuites } from './run-suites.ts';
 import { assertReachable, discoverSuites, resolveTargets, selectSuites } from './suites.ts';
 import { printFailures, printList, printSummary, Progress } from './terminal.ts';
 import { UsageError } from './usage-error.ts';
@@ -37,24 +37,23 @@ async function main(argv: string[]): Promise<number> {
   let harnessFault = false;
   for (const suite of suites) {
     const target = targets[suite.surface]!;
-    const targetName = describeTarget(target);
-    targetNames[suite.surface] = targetName;
-    if (!options.list) {
-      await assertReachable(suite.surface, target);
-      progress.start(suite.surface, targetName);
-    }
-    const run = await runSurface(suite, target, catalog, settings, (_id, ok) => progress.case(ok));
-    if (!options.list) progress.end();
+    targetNames[suite.surface] = describeTarget(target);
+    if (!options.list) await assertReachable(suite.surface, target);
+  }
+  if (!options.list) progress.start(targetNames);
+  const runs = await runSuites(suites, targets, catalog, settings, (_id, ok) => progress.case(ok));
+  if (!options.list) progress.end();
+  for (const [surface, run] of runs) {
     for (const e of run.harnessErrors) {
       harnessFault = true;
-      console.error(`harness error in ${suite.surface}: ${e}`);
+      console.error(`harness error in ${surface}: ${e}`);
     }
     if (run.targetError !== undefined) {
-      console.error(`target for ${suite.surface} failed to start:\n${run.targetError}`);
+      console.error(`target for ${surface} failed to start:\n${run.targetError}`);
       return 2;
     }
     results.push(...run.results);
-    bySurface.set(suite.surface, run.results);
+    bySurface.set(surface, run.results);
   }
   if (options.list) {
     printList(results);

@@ -19,7 +19,6 @@ export interface AvaRun {
 }
 
 const AVA_CLI = `${PROJECT_ROOT}/node_modules/ava/entrypoints/cli.mjs`;
-const AVA_CONFIG = `${PROJECT_ROOT}/conformance/ava.config.mjs`;
 const STDERR_LIMIT = 32 * 1024;
 
 /** ava prefixes titles with the file (`site › static/...`); the case ID is the part after the last `›`. */
@@ -38,9 +37,9 @@ function describe(diag: unknown): string {
   return lines.join('\n');
 }
 
-export function runAva(files: string[], env: Record<string, string>, onCase: (id: string, ok: boolean) => void): Promise<AvaRun> {
+export function runAva(config: string, files: string[], env: Record<string, string>, onCase: (id: string, ok: boolean) => void): Promise<AvaRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [AVA_CLI, '--config', AVA_CONFIG, '--tap', ...files], {
+    const child = spawn(process.execPath, [AVA_CLI, '--config', config, '--tap', ...files], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

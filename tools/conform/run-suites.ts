@@ -1,4 +1,5 @@
-// Runs one surface's suite against its target and turns the reports into case results.
+// Runs the selected suites against their targets in one ava run (its workers shared by every surface, so one
+// surface's waits overlap another's work) and turns the reports into case results per surface.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { ENV, type TargetSpec } from '../../conformance/harness/run-env.ts';
 import type { Catalog } from '../spec/catalog.ts';
 import type { KnownFailing } from './known-failing.ts';
 import { type CaseResult, caseOutcome } from './outcomes.ts';
+import { COMPILED_CONFIG, compileSuites } from './compile-suites.ts';
+import { longestFirst, recordFileTimes } from './file-times.ts';
 import { runAva } from './run-ava.ts';
 import type { Suite } from './suites.ts';
 
@@ -38,22 +41,24 @@ function readEvents(file: string): HarnessEvent[] {
     .map((line) => JSON.parse(line) as HarnessEvent);
 }
 
-export async function runSurface(
-  suite: Suite,
-  target: TargetSpec,
+export async function runSuites(
+  suites: Suite[],
+  targets: Record<string, TargetSpec>,
   catalog: Catalog,
   settings: RunSettings,
   onCase: (id: string, ok: boolean) => void,
-): Promise<SurfaceRun> {
+): Promise<Map<string, SurfaceRun>> {
   const scratch = mkdtempSync(join(tmpdir(), 'conform-run-'));
   const eventsFile = join(scratch, 'events.jsonl');
   const clauseIndex = join(scratch, 'clauses.json');
   writeFileSync(clauseIndex, JSON.stringify(Object.fromEntries(catalog.clauses.map((c) => [c.id, c.surface]))));
+  const compiled = compileSuites(longestFirst(suites.flatMap((s) => s.files)));
   try {
     const ava = await runAva(
-      suite.files,
+      COMPILED_CONFIG,
+      compiled.files,
       {
-        [ENV.targets]: JSON.stringify({ [suite.surface]: target }),
+        [ENV.targets]: JSON.stringify(Object.fromEntries(suites.map((s) => [s.surface, targets[s.surface]]))),
         [ENV.events]: eventsFile,
         [ENV.clauseIndex]: clauseIndex,
         [ENV.only]: JSON.stringify(settings.only),
@@ -63,37 +68,50 @@ export async function runSurface(
       onCase,
     );
     const events = readEvents(eventsFile);
-    const harnessErrors = [...ava.harnessErrors];
+    const runs = new Map<string, SurfaceRun & { launches: number; targetErrors: string[] }>(
+      suites.map((s) => [s.surface, { results: [], harnessErrors: [], targetError: undefined, launches: 0, targetErrors: [] }]),
+    );
+    // Faults of the run as a whole (a file that does not load) are reported with the first surface.
+    runs.values().next().value?.harnessErrors.push(...ava.harnessErrors);
     const cases = new Map<string, Extract<HarnessEvent, { type: 'case' }>>();
+    const fileTimes = new Map<string, number>();
     const repro = new Map<string, string[]>();
-    const targetErrors = new Map<string, string>();
-    let launches = 0;
+    const surfaceOf = (id: string) => runs.get(cases.get(id)?.surface ?? '');
     for (const e of events) {
       if (e.type === 'case') {
-        if (cases.has(e.id)) harnessErrors.push(`duplicate case ID ${e.id}`);
+        if (cases.has(e.id)) runs.get(e.surface)?.harnessErrors.push(`duplicate case ID ${e.id}`);
         cases.set(e.id, e);
       } else if (e.type === 'not-applicable') {
         const registered = cases.get(e.id);
         if (registered) cases.set(e.id, { ...registered, status: 'not-applicable', reason: e.reason });
       } else if (e.type === 'repro') repro.set(e.id, e.lines);
-      else if (e.type === 'launched') launches++;
-      else targetErrors.set(e.id, e.message);
+      else if (e.type === 'launched') {
+        const run = surfaceOf(e.id);
+        if (run) run.launches++;
+      } else if (e.type === 'file-time') fileTimes.set(compiled.sourceOf(e.file), e.ms);
+      else surfaceOf(e.id)?.targetErrors.push(e.message);
     }
-    if (cases.size === 0 && harnessErrors.length === 0) {
-      harnessErrors.push(`ava reported no cases for ${suite.surface}${ava.stderr ? `\n${ava.stderr.trim()}` : ''}`);
-    }
-    const results: CaseResult[] = [];
+    // Only a full run's times: a filtered one says little of how long a file takes.
+    if (settings.only.length === 0 && settings.skip.length === 0 && !settings.list) recordFileTimes(fileTimes);
     for (const e of cases.values()) {
       const clause = catalog.byId.get(e.clause)!;
       const { outcome, message } = caseOutcome(e, clause, ava.tap.get(e.id), settings.known);
-      results.push({ id: e.id, clause: e.clause, surface: suite.surface, outcome, message, reproducer: repro.get(e.id) ?? [] });
+      runs.get(e.surface)?.results.push({ id: e.id, clause: e.clause, surface: clause.surface, outcome, message, reproducer: repro.get(e.id) ?? [] });
     }
-    return {
-      results: results.sort((a, b) => a.id.localeCompare(b.id)),
-      harnessErrors,
-      targetError: launches === 0 ? [...targetErrors.values()][0] : undefined,
-    };
+    const done = new Map<string, SurfaceRun>();
+    for (const [surface, run] of runs) {
+      if (run.results.length === 0 && run.harnessErrors.length === 0) {
+        run.harnessErrors.push(`ava reported no cases for ${surface}${ava.stderr ? `\n${ava.stderr.trim()}` : ''}`);
+      }
+      done.set(surface, {
+        results: run.results.sort((a, b) => a.id.localeCompare(b.id)),
+        harnessErrors: run.harnessErrors,
+        targetError: run.launches === 0 ? run.targetErrors[0] : undefined,
+      });
+    }
+    return done;
   } finally {
+    compiled.remove();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -12,10 +12,12 @@ const write = (line = ''): void => {
 export class Progress {
   #count = 0;
   #failed = 0;
-  start(surface: string, target: string): void {
+  /** Names each surface's target, then starts the run's progress line. */
+  start(targets: Record<string, string>): void {
     this.#count = 0;
     this.#failed = 0;
-    process.stdout.write(`${surface} (${target}) `);
+    for (const [surface, target] of Object.entries(targets)) write(`${surface}: ${target}`);
+    process.stdout.write('  ');
   }
   case(ok: boolean): void {
     this.#count++;

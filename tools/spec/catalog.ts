@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
+import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
 
 export const SURFACES = ['translate', 'translate-tools', 'translate-web', 'gateway', 'static', 'recipes'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -32,7 +33,7 @@ interface CatalogFile {
   clauses: Omit<Clause, 'surface' | 'document'>[];
 }
 
-export const SPEC_DIR = new URL('../../spec/', import.meta.url).pathname;
+export const SPEC_DIR = join(PROJECT_ROOT, 'spec');
 const SCHEMA_FILE = join(SPEC_DIR, 'catalog.schema.json');
 
 export class CatalogError extends Error {}
@@ -69,6 +70,4 @@ export function loadCatalog(dir: string = SPEC_DIR): Catalog {
 }
 
 /** The clause a test belongs to: the first three segments of its ID. */
-export function clauseIdOf(testId: string): string {
-  return testId.split('/').slice(0, 3).join('/');
-}
+export { clauseIdOf } from './clause-id.ts';
