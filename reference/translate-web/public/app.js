@@ -57,7 +57,9 @@ async function loadCapabilities() {
   const target = $('capabilities');
   try {
     const { body } = await createApiClient().get('/api/capabilities');
-    for (const model of body.availableModels) $('translate-model').append(new Option(model, model));
+    for (const select of [$('translate-model'), $('localize-model')]) {
+      for (const model of body.availableModels) select.append(new Option(model, model));
+    }
     const voices = body.availableVoices.length > 0 ? body.availableVoices.join(', ') : 'none';
     target.textContent = `Models: ${body.availableModels.join(', ')} · Speech recognition: ${body.sttAvailable ? 'yes' : 'no'} · Voices: ${voices}`;
     target.dataset.state = 'done';
