@@ -5,7 +5,7 @@ import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { connect, facts, speechOn } from './target.ts';
+import { connect, facts, SPEECH_CASE_MS, speechOn } from './target.ts';
 
 const SERVICE = '/vendor.translate.v1.TranslateService';
 const RPCS = ['TranslateText', 'TranslateLocalization', 'DetectLanguage', 'TranscribeAudio', 'SynthesizeSpeech', 'TranslateAudio', 'GetCapabilities'];
@@ -179,14 +179,14 @@ check('translate/proto/synthesize-speech-response/documented-numbers-and-types',
   t.true(isWav(fields.find((f) => f.no === 1)), 'audio_data (1) is a RIFF file');
 });
 
-check('translate/proto/transcribe-audio-response/documented-numbers-and-types', { applicable: speechOn('stt', 'tts') }, async (t, c) => {
+check('translate/proto/transcribe-audio-response/documented-numbers-and-types', { applicable: speechOn('stt', 'tts'), timeoutMs: SPEECH_CASE_MS }, async (t, c) => {
   const { out, fields } = await transcribeSpeech(c);
   t.is(out.codeName, 'OK', out.message);
   t.deepEqual(undocumented(fields, ['1:LengthDelimited', '2:LengthDelimited', '3:LengthDelimited']), []);
   t.not(text(fields.find((f) => f.no === 3)), '', 'full_text (3)');
 });
 
-check('translate/proto/transcription-segment/documented-numbers-and-types', { applicable: speechOn('stt', 'tts') }, async (t, c) => {
+check('translate/proto/transcription-segment/documented-numbers-and-types', { applicable: speechOn('stt', 'tts'), timeoutMs: SPEECH_CASE_MS }, async (t, c) => {
   const { out, fields } = await transcribeSpeech(c);
   const segments = fields.filter((f) => f.no === 1).map((f) => decode(f.value as Uint8Array));
   t.not(segments.length, 0, `${out.codeName} ${out.message}`);
@@ -194,7 +194,7 @@ check('translate/proto/transcription-segment/documented-numbers-and-types', { ap
   t.true(segments.every((s) => text(s.find((f) => f.no === 1)) !== ''), 'each segment has its text (1)');
 });
 
-check('translate/proto/translate-audio-response/documented-numbers-and-types', { applicable: speechOn('stt', 'tts') }, async (t, c) => {
+check('translate/proto/translate-audio-response/documented-numbers-and-types', { applicable: speechOn('stt', 'tts'), timeoutMs: SPEECH_CASE_MS }, async (t, c) => {
   const client = await connect(c);
   const { audio, voice } = await synthesize(client);
   const out = await raw(client, 'TranslateAudio', encode([1, LEN, audio], [3, LEN, voice]));

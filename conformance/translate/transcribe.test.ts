@@ -154,7 +154,7 @@ check('translate/transcribe/audio-format-other/invalid-argument', STT, async (t,
   t.is(out.codeName, 'INVALID_ARGUMENT', out.message);
 });
 
-check('translate/transcribe/wav-encodings/golden-transcriptions', { needs: ['golden-speech'], applicable: speechOn('stt') }, async (t, c) => {
+check('translate/transcribe/wav-encodings/golden-transcriptions', { needs: ['golden-speech'], ...STT }, async (t, c) => {
   const client = await connect(c);
   const outcomes = await Promise.all(golden.map((fixture) => transcribe(c, client, fixture)));
   t.deepEqual(

@@ -83,7 +83,7 @@ check('translate/translate-audio/target-selects-voice/target-voice-rate-and-leng
   t.true(Math.abs(a.seconds - b.seconds) <= 0.25 * b.seconds, `translated_audio ${a.seconds} s; the target voice speaks the text in ${b.seconds} s`);
 });
 
-check('translate/translate-audio/target-voice/each-speaker-and-none', { needs: ['multi-speaker-voice'], applicable: speechOn('stt', 'tts') }, async (t, c) => {
+check('translate/translate-audio/target-voice/each-speaker-and-none', { needs: ['multi-speaker-voice'], ...SPEECH }, async (t, c) => {
   const client = await connect(c);
   const { language, speakers } = facts.multiSpeakerVoice!;
   const voices = ['', ...speakers];
