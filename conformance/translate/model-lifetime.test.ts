@@ -98,9 +98,13 @@ check('translate/models/transitions/call-across-ttl-not-broken', { ...LIFECYCLE,
   const out = await client.call(M.transcribeAudio, { audioData: long }, SPEECH_CALL);
   t.is(out.codeName, 'OK', out.message);
   t.not(out.response!.fullText, '', 'the long call heard nothing');
-  t.deepEqual(events(launched), ['loaded stt'], 'unloaded while a call was using it');
-  const after = await waitFor(launched, (e) => e.includes('unloaded stt'), ttlMs + SLACK_MS);
-  t.deepEqual(after, ['loaded stt', 'unloaded stt']);
+  // The model may go (and come back) while the long WAV is decoded, before recognition uses it (a busy
+  // machine can spend the TTL's rest there): what must not happen is an unload after the last load, while
+  // the recognition ran.
+  const during = events(launched);
+  t.is(during.at(-1), 'loaded stt', `unloaded while a call was using it: ${during.join(', ')}`);
+  const after = await waitFor(launched, (e) => e.length > during.length, ttlMs + SLACK_MS);
+  t.deepEqual(after.slice(during.length), ['unloaded stt']);
 });
 
 check('translate/models/lifecycle-visible/one-line-per-load-and-unload', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
