@@ -5,6 +5,7 @@
 import { check } from '../harness/check.ts';
 import { fixedPort } from '../harness/fixed-port.ts';
 import { freePorts, releasePorts } from '../harness/free-ports.ts';
+import { portOpen } from '../harness/launch.ts';
 import { markedHandler, signatureOf } from './exchanges.ts';
 import { callRoute, GATEWAY, gateway, route, rpcPath, shown, stub, target } from './target.ts';
 
@@ -14,9 +15,16 @@ const DEFAULT_GRPC_PORT = 5100;
 
 check('translate-web/env/port/serves-http-on-port', GATEWAY, async (t, c) => {
   const s = await stub(c, markedHandler);
-  const g = await gateway(c, { grpcUrl: s.address });
-  t.is(g.launched.port, Number(new URL(g.url).port), 'the case reached the gateway on PORT');
+  // Started without waiting for a port: a gateway listening elsewhere is this case's failure, not a target
+  // that never starts.
+  const g = await gateway(c, { grpcUrl: s.address, listen: [] });
   c.note(`# PORT=${g.launched.port}`);
+  let open = false;
+  for (const until = Date.now() + 15_000; !open && Date.now() < until; ) {
+    open = await portOpen(g.launched.port);
+    if (!open) await new Promise((r) => setTimeout(r, 50));
+  }
+  t.true(open, `nothing listens on PORT=${g.launched.port} 15 s after the start`);
   const res = await callRoute(g.http, capabilities);
   t.is(res.status, 200, shown(res));
   t.true(res.text.includes(signatureOf(capabilities.rpc)), shown(res));

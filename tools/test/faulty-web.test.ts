@@ -12,6 +12,8 @@ interface FaultRun {
   faults: WebFault[];
   selection: string[];
   expectedRed: string[];
+  /** Clauses of the reference's choices the faults break (reported, never failing the run). */
+  expectedInformational?: string[];
   /** Cases that must end not-applicable (a must-case whose precondition the fault removes). */
   notApplicable?: string[];
 }
@@ -63,12 +65,21 @@ const RUNS: FaultRun[] = [
     faults: ['client-retries-503-only', 'unavailable-as-500'],
     selection: ['translate-web/client/**', 'translate-web/errors/**'],
     expectedRed: ['translate-web/client/retry-statuses'],
+    expectedInformational: ['translate-web/errors/service-unavailable', 'translate-web/errors/status-mapping'],
     // A gateway answering 500 for an unavailable service leaves the client nothing to retry.
     notApplicable: ['translate-web/client/retry-statuses/gateway-fails-twice-then-answers'],
   },
+  {
+    faults: ['capabilities-without-call', 'translate-echo', 'transcribe-calls-translate-audio', 'translate-audio-twice'],
+    selection: ['translate-web/routes/*/calls-*'],
+    expectedRed: ['translate-web/routes/capabilities', 'translate-web/routes/translate', 'translate-web/routes/transcribe', 'translate-web/routes/translate-audio'],
+  },
+  // Each on its own: an ignored PORT or service address fails every case that starts the gateway.
+  { faults: ['port-ignored'], selection: ['translate-web/env/port/**'], expectedRed: ['translate-web/env/port'] },
+  { faults: ['grpc-url-ignored'], selection: ['translate-web/env/grpc-url/**'], expectedRed: ['translate-web/env/grpc-url'] },
 ];
 
-for (const { faults, selection, expectedRed, notApplicable = [] } of RUNS) {
+for (const { faults, selection, expectedRed, expectedInformational = [], notApplicable = [] } of RUNS) {
   test(`a faulty web gateway (${faults.join(', ')}) turns exactly the expected clauses red`, async (t) => {
     const reports = tempDir();
     const run = await runTool(
@@ -81,6 +92,7 @@ for (const { faults, selection, expectedRed, notApplicable = [] } of RUNS) {
     const red = [...new Set(failed.map((r) => r.clause))].sort();
     t.is(run.code, 1, run.stderr);
     t.deepEqual(red, [...expectedRed].sort(), failed.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'));
+    t.deepEqual([...new Set(report.results.filter((r) => r.outcome === 'informational').map((r) => r.clause))].sort(), expectedInformational);
     t.deepEqual(
       report.results.filter((r) => r.outcome === 'not-applicable').map((r) => r.id),
       notApplicable,

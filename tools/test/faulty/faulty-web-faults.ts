@@ -1,6 +1,18 @@
 // The faults the faulty web gateway can inject (FAULTS=a,b,...), each breaking one documented rule (or, for
 // `unavailable-as-500`, one choice the documents leave open).
 export const WEB_FAULTS = {
+  /** The gateway listens on 8080 whatever PORT says. */
+  'port-ignored': 'PORT ignored (always 8080)',
+  /** The gateway calls localhost:5000 whatever TRANSLATE_GRPC_URL says. */
+  'grpc-url-ignored': 'TRANSLATE_GRPC_URL ignored (always localhost:5000)',
+  /** GET /api/capabilities answers a fixed list without calling the service. */
+  'capabilities-without-call': 'capabilities answered from a fixed list',
+  /** POST /api/translate answers with the text it was sent. */
+  'translate-echo': 'translate echoes the request',
+  /** POST /api/transcribe calls TranslateAudio and answers with its transcription. */
+  'transcribe-calls-translate-audio': 'transcribe served by TranslateAudio',
+  /** POST /api/translate-audio calls TranslateAudio twice. */
+  'translate-audio-twice': 'translate-audio calls the service twice',
   /** Without PORT the gateway listens on 8080. */
   'port-default-8080': 'default port 8080 instead of 4000',
   /** Without TRANSLATE_GRPC_URL the gateway calls localhost:5000. */

@@ -29,6 +29,8 @@ const ENV_ROUTE_RPCS: DescMessage[] = [M.translateText.input, M.translateLocaliz
 const env = { ...process.env };
 const unset = (name: string): boolean => (env[name] ?? '') === '';
 if (on('port-default-8080') && unset('PORT')) env.PORT = '8080';
+if (on('port-ignored')) env.PORT = '8080';
+if (on('grpc-url-ignored')) env.TRANSLATE_GRPC_URL = 'localhost:5000';
 if (on('grpc-url-default-5000') && unset('TRANSLATE_GRPC_URL')) env.TRANSLATE_GRPC_URL = 'localhost:5000';
 if (on('transcribe-seconds') && !unset('TRANSCRIBE_TIMEOUT_MS')) env.TRANSCRIBE_TIMEOUT_MS = String(Number(env.TRANSCRIBE_TIMEOUT_MS) * 1000);
 const options = normalizeOptions(env);
@@ -63,9 +65,18 @@ class FaultyForwarder {
         const translated = await this.#inner.call(M.translateText, create(M.translateText.input, { text: String(fields.text), targetLanguage: 'en' }), opts);
         return create(M.detectLanguage.output, { language: translated.detectedLanguage, probability: 1 });
       }
+      if (on('capabilities-without-call') && method === M.getCapabilities) {
+        return create(M.getCapabilities.output, { availableModels: ['default'], sttAvailable: true, ttsAvailable: true });
+      }
+      if (on('transcribe-calls-translate-audio') && method === M.transcribeAudio) {
+        const heard = await this.#inner.call(M.translateAudio, create(M.translateAudio.input, { audioData: fields.audioData as Uint8Array, targetLanguage: 'en' }), opts);
+        return create(M.transcribeAudio.output, { fullText: heard.transcription });
+      }
       if (on('synthesize-twice') && method === M.synthesizeSpeech) await this.#inner.call(method, request, opts);
+      if (on('translate-audio-twice') && method === M.translateAudio) await this.#inner.call(method, request, opts);
       const response = await this.#inner.call(method, request, opts);
       if (on('localize-echo') && method === M.translateLocalization) return create(M.translateLocalization.output, { json: String(fields.json), stringsTranslated: 0 });
+      if (on('translate-echo') && method === M.translateText) return create(M.translateText.output, { translatedText: String(fields.text) });
       return response;
     } catch (err) {
       if (on('unavailable-as-500') && err instanceof GatewayError && err.code === status.UNAVAILABLE) {
