@@ -1,10 +1,10 @@
 // The service a target needs beside it (TargetSpec.backend: the reference translation service behind the
 // tool server and the web gateway), started once per test file and variant of its description, with a
 // gRPC client per case; stopped when the test file ends.
-import test from 'ava';
 import type { CaseContext } from './case-context.ts';
 import { GrpcClient } from './grpc-client.ts';
 import { launch, type Launched } from './launch.ts';
+import { perFile } from './per-file.ts';
 import type { TargetSpec } from './run-env.ts';
 
 /** A variant of the backend, as its target description declares it. */
@@ -27,7 +27,7 @@ export type BackendOf = (c: CaseContext, variant?: string) => Promise<Backend>;
 
 /** The backend starter of a test file for `target` (call once, at module level). */
 export function backendServices(target: TargetSpec | undefined, surface: string): BackendOf {
-  const started = new Map<string, Promise<Launched>>();
+  const shared = perFile<Launched>((launched) => launched.stop());
   const variants = (target?.backend?.description?.variants ?? {}) as Record<string, BackendVariant>;
 
   function start(variant: string | undefined): Promise<Launched> {
@@ -42,12 +42,7 @@ export function backendServices(target: TargetSpec | undefined, surface: string)
     });
   }
 
-  test.after.always(async () => {
-    await Promise.all([...started.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
-  });
-
   return async (c, variant) => {
-    const key = variant ?? '';
     if (variant !== undefined && variants[variant]?.port !== undefined) {
       // A variant on a fixed port is the case's own: the port is free again when the case ends (the case
       // holds it through fixed-port.ts).
@@ -55,12 +50,7 @@ export function backendServices(target: TargetSpec | undefined, surface: string)
       c.defer(() => launched.stop());
       return connect(c, launched, variants[variant]!.port!);
     }
-    let launching = started.get(key);
-    if (!launching) {
-      launching = start(variant);
-      started.set(key, launching);
-    }
-    const launched = await launching;
+    const launched = await shared(variant ?? '', () => start(variant));
     return connect(c, launched, launched.port);
   };
 }

@@ -2,7 +2,7 @@
 // each recording what a person needs to reproduce a failure.
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
-import { emit } from './events.ts';
+import { emit, reportStart } from './events.ts';
 import { type ClientOptions, HttpClient } from './http-client.ts';
 import { launch, type LaunchSpec, type Launched } from './launch.ts';
 import { runEnv, type TargetSpec } from './run-env.ts';
@@ -45,11 +45,7 @@ export class CaseContext {
     if (this.target.kind !== 'cmd' || !command) {
       throw new Error(`${this.id}: launch needs a cmd: target (declare needs: ['launch'])`);
     }
-    const started = await launch(command, this.target.env ?? {}, spec).catch((err: unknown) => {
-      emit({ type: 'target-error', id: this.id, message: String(err instanceof Error ? err.message : err) });
-      throw err;
-    });
-    emit({ type: 'launched', id: this.id });
+    const started = await reportStart(this.id, launch(command, this.target.env ?? {}, spec));
     this.#launched.push(started);
     if (started.configText !== undefined) {
       this.note(`# ${started.configPath?.split('/').pop()}: ${started.configText.replace(/\s*\n\s*/g, ' ')}`);

@@ -21,3 +21,16 @@ export function emit(event: HarnessEvent): void {
   // One write per line: O_APPEND keeps lines from concurrent workers whole.
   appendFileSync(runEnv.eventsFile, `${JSON.stringify(event)}\n`);
 }
+
+/** Reports a target start for case `id`: `launched`, or `target-error` with its message (when no case of a
+ * surface starts its target, the run ends with that error instead of a page of failures). */
+export async function reportStart<T>(id: string, start: Promise<T>): Promise<T> {
+  try {
+    const value = await start;
+    emit({ type: 'launched', id });
+    return value;
+  } catch (err) {
+    emit({ type: 'target-error', id, message: err instanceof Error ? err.message : String(err) });
+    throw err;
+  }
+}

@@ -7,15 +7,15 @@
 import { fromBinary, type MessageShape } from '@bufbuild/protobuf';
 import { status } from '@grpc/grpc-js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import test from 'ava';
 import type { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { backendServices } from '../harness/backend-service.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
-import { emit } from '../harness/events.ts';
+import { reportStart } from '../harness/events.ts';
 import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
 import type { FileContent } from '../harness/launch.ts';
 import { McpSession } from '../harness/mcp-client.ts';
+import { perFile } from '../harness/per-file.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 import type { TranslateDescription } from '../translate/target.ts';
 
@@ -41,19 +41,6 @@ export const backend = backendServices(target, 'translate-tools');
 
 // ---------------------------------------------------------------- the tool server
 
-/** Reports a tool server start to the runner as the harness does for launched targets: when no case could
- * start the target at all, the run ends with its error (exit code 2) instead of a page of failures. */
-async function tracked<T>(c: CaseContext, start: Promise<T>): Promise<T> {
-  try {
-    const value = await start;
-    emit({ type: 'launched', id: c.id });
-    return value;
-  } catch (err) {
-    emit({ type: 'target-error', id: c.id, message: err instanceof Error ? err.message : String(err) });
-    throw err;
-  }
-}
-
 export interface ToolServerOptions {
   /** TRANSLATE_GRPC_URL; `null` leaves it unset. Default: the main backend of the test file. */
   grpcUrl?: string | null;
@@ -67,18 +54,20 @@ export interface ToolServerOptions {
 export async function toolServer(c: CaseContext, options: ToolServerOptions = {}): Promise<McpSession> {
   const url = options.grpcUrl === undefined ? (await backend(c)).url : options.grpcUrl;
   const env = { TRANSLATE_GRPC_URL: url ?? undefined, ...options.env };
-  const session = await tracked(c, McpSession.start(target.command!, target.env ?? {}, { env, files: options.files ?? {} }, (line) => c.note(line)));
+  const session = await reportStart(c.id, McpSession.start(target.command!, target.env ?? {}, { env, files: options.files ?? {} }, (line) => c.note(line)));
   c.defer(() => session.close());
   return session;
 }
 
-let shared: Promise<McpSession> | undefined;
+const sharedSessions = perFile<McpSession>((session) => session.close());
 
 /** The tool server of this test file, calling its main backend (for cases that only make calls). */
 export async function sharedTools(c: CaseContext): Promise<McpSession> {
   const { url } = await backend(c);
-  shared ??= McpSession.start(target.command!, target.env ?? {}, { env: { TRANSLATE_GRPC_URL: url } }, () => {});
-  const session = await tracked(c, shared);
+  const session = await reportStart(
+    c.id,
+    sharedSessions('main', () => McpSession.start(target.command!, target.env ?? {}, { env: { TRANSLATE_GRPC_URL: url } }, () => {})),
+  );
   c.note(`# tool server shared by the test file: TRANSLATE_GRPC_URL=${url} ${session.commandLine}`);
   return session.withNotes((line) => c.note(line));
 }
@@ -109,27 +98,26 @@ export async function stubbed(c: CaseContext, handler: StubHandler = stubHandler
   return { stub, tools: await toolServer(c, { grpcUrl: stub.address }) };
 }
 
-const sharedStubs = new Map<string, Promise<{ stub: GrpcStub; session: McpSession }>>();
+const sharedStubs = perFile<{ stub: GrpcStub; session: McpSession }>(async ({ stub, session }) => {
+  await session.close();
+  await stub.close();
+});
 
 /** A recording stub of this test file and a tool server calling it, shared by the cases that only look at
  * the requests their own calls caused (each picks its call out by a value of its own). Cases checking that
  * nothing reaches the service share one under a name of their own (`never-called`). */
 export async function sharedStub(c: CaseContext, name = 'main'): Promise<{ stub: GrpcStub; tools: McpSession }> {
-  let started = sharedStubs.get(name);
-  if (!started) {
-    started = (async () => {
-      const stub = await new GrpcStub(stubHandler).listen();
-      const session = await McpSession.start(target.command!, target.env ?? {}, { env: { TRANSLATE_GRPC_URL: stub.address } }, () => {}).catch(
-        async (err: unknown) => {
-          await stub.close(); // a listening stub would keep the worker alive
-          throw err;
-        },
-      );
-      return { stub, session };
-    })();
-    sharedStubs.set(name, started);
-  }
-  const { stub, session } = await tracked(c, started);
+  const started = sharedStubs(name, async () => {
+    const stub = await new GrpcStub(stubHandler).listen();
+    const session = await McpSession.start(target.command!, target.env ?? {}, { env: { TRANSLATE_GRPC_URL: stub.address } }, () => {}).catch(
+      async (err: unknown) => {
+        await stub.close(); // a listening stub would keep the worker alive
+        throw err;
+      },
+    );
+    return { stub, session };
+  });
+  const { stub, session } = await reportStart(c.id, started);
   c.note(`# a recording gRPC stub at ${stub.address} stands in for the service (shared by the test file); tool server: ${session.commandLine}`);
   return { stub, tools: session.withNotes((line) => c.note(line)) };
 }
@@ -147,15 +135,6 @@ export async function recordedRequest<M extends Method>(
   const call = await stub.waitForCall((x) => x.path === path && match(decode(x.message)));
   return decode(call.message);
 }
-
-test.after.always(async () => {
-  await (await shared?.catch(() => undefined))?.close();
-  for (const started of sharedStubs.values()) {
-    const stubbedShared = await started.catch(() => undefined);
-    await stubbedShared?.session.close();
-    await stubbedShared?.stub.close();
-  }
-});
 
 let listed: Promise<{ tools: Tool[]; notes: string[] }> | undefined;
 
@@ -175,7 +154,7 @@ export async function listing(c: CaseContext): Promise<Tool[]> {
       await stub.close();
     }
   })();
-  const { tools, notes } = await tracked(c, listed);
+  const { tools, notes } = await reportStart(c.id, listed);
   for (const line of notes) c.note(line);
   return tools;
 }

@@ -69,14 +69,17 @@ export function cannedJson(rpc: Rpc): JsonValue {
   return toJson(schema, create(schema, canned(rpc).init as never), { alwaysEmitImplicit: true });
 }
 
-const byPath = new Map(TranslateService.methods.map((m) => [`/${TranslateService.typeName}/${m.name}`, m]));
+/** The wire bytes of each canned response by gRPC path, encoded once. */
+const ANSWERS = new Map(
+  TranslateService.methods.map((m) => {
+    const schema: DescMessage = m.output;
+    return [`/${TranslateService.typeName}/${m.name}`, toBinary(schema, create(schema, canned(m).init as never))];
+  }),
+);
 
 /** The canned response of the RPC a recorded call is for (an empty message for an unknown path). */
 export function cannedAnswer(call: RecordedCall): StubAnswer {
-  const method = byPath.get(call.path);
-  if (!method) return { response: new Uint8Array(0) };
-  const schema: DescMessage = method.output;
-  return { response: toBinary(schema, create(schema, canned(method).init as never)) };
+  return { response: ANSWERS.get(call.path) ?? new Uint8Array(0) };
 }
 
 /** Whether a recorded call carries `marker` (in any field: text, JSON or audio bytes). */

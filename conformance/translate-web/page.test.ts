@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { Page } from 'playwright-core';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { emit } from '../harness/events.ts';
 import type { StubHandler } from '../harness/grpc-stub.ts';
@@ -35,7 +36,7 @@ const handler: StubHandler = (call) => {
 };
 
 /** The page at a gateway in front of this file's stub. */
-async function stubbedPage(c: Parameters<typeof openPage>[0]) {
+async function stubbedPage(c: CaseContext) {
   const s = await sharedStub('page', handler);
   const g = await sharedGateway(c, 'page', { grpcUrl: s.address });
   return { s, ...(await openPage(c, g.url)) };

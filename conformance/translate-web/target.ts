@@ -3,16 +3,15 @@
 // that answers as a case needs (at once, late, with a status, never), or the reference translation service
 // (the target's `backend`) where real answers matter. The routes and their deadlines are the suite's own
 // table of the document's "Web gateway" section.
-import { create, type DescMessage, type MessageInitShape, toBinary } from '@bufbuild/protobuf';
-import test from 'ava';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { backendServices } from '../harness/backend-service.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
-import { emit } from '../harness/events.ts';
-import { GrpcStub, type RecordedCall, type StubAnswer, type StubHandler } from '../harness/grpc-stub.ts';
+import { reportStart } from '../harness/events.ts';
+import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
 import type { HttpClient, HttpResponse } from '../harness/http-client.ts';
 import { launch, type Launched, type LaunchSpec } from '../harness/launch.ts';
+import { perFile } from '../harness/per-file.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 import type { TranslateDescription } from '../translate/target.ts';
 
@@ -75,11 +74,6 @@ export function callRoute(http: HttpClient, r: Route, body: unknown = {}, timeou
 
 // ---------------------------------------------------------------- stubs in place of the service
 
-/** A stub answer carrying a response message of `schema`. */
-export function reply<D extends DescMessage>(schema: D, init: MessageInitShape<D>): StubAnswer {
-  return { response: toBinary(schema, create(schema, init)) };
-}
-
 /** A recording stub of the case's own, closed when the case ends. Default: every field at its default. */
 export async function stub(c: CaseContext, handler?: StubHandler, port = 0): Promise<GrpcStub> {
   const s = await new GrpcStub(handler).listen(port);
@@ -88,22 +82,13 @@ export async function stub(c: CaseContext, handler?: StubHandler, port = 0): Pro
   return s;
 }
 
-const sharedStubs = new Map<string, Promise<GrpcStub>>();
+const sharedStubs = perFile<GrpcStub>((s) => s.close());
 
 /** A recording stub of the test file, started once under `name` (cases pick their calls out by a value of
  * their own in the request). */
 export function sharedStub(name: string, handler: StubHandler): Promise<GrpcStub> {
-  let started = sharedStubs.get(name);
-  if (!started) {
-    started = new GrpcStub(handler).listen();
-    sharedStubs.set(name, started);
-  }
-  return started;
+  return sharedStubs(name, () => new GrpcStub(handler).listen());
 }
-
-/** The first recorded call of `rpc`. */
-export const callOf = (s: GrpcStub, rpc: Rpc, timeoutMs?: number): Promise<RecordedCall> =>
-  s.waitForCall((call) => call.path === rpcPath(rpc), timeoutMs);
 
 // ---------------------------------------------------------------- the gateway
 
@@ -139,32 +124,15 @@ export async function gateway(c: CaseContext, options: GatewayOptions): Promise<
   return { url, http: c.http(url), launched };
 }
 
-const shared = new Map<string, Promise<Launched>>();
+const sharedGateways = perFile<Launched>((launched) => launched.stop());
 
 /** A gateway of the test file, started once under `name` (for cases that only make calls). */
 export async function sharedGateway(c: CaseContext, name: string, options: GatewayOptions): Promise<Gateway> {
-  let started = shared.get(name);
-  if (!started) {
-    started = launch(target.command!, target.env ?? {}, spec(options));
-    shared.set(name, started);
-  }
-  let launched: Launched;
-  try {
-    launched = await started;
-    emit({ type: 'launched', id: c.id });
-  } catch (err) {
-    emit({ type: 'target-error', id: c.id, message: err instanceof Error ? err.message : String(err) });
-    throw err;
-  }
+  const launched = await reportStart(c.id, sharedGateways(name, () => launch(target.command!, target.env ?? {}, spec(options))));
   c.note(`# gateway shared by the test file: ${launched.commandLine} (TRANSLATE_GRPC_URL=${options.grpcUrl ?? ''})`);
   const url = `http://127.0.0.1:${portOf(launched, options)}`;
   return { url, http: c.http(url), launched };
 }
-
-test.after.always(async () => {
-  await Promise.all([...shared.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
-  await Promise.all([...sharedStubs.values()].map(async (p) => (await p.catch(() => undefined))?.close()));
-});
 
 // ---------------------------------------------------------------- answers
 

@@ -2,30 +2,10 @@
 // detect, localize a file, synthesize and play; then a screenshot of the page.
 //
 //   npx tsx tools/demo/web-page.ts [--screenshot page.png]
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../conformance/harness/environment.ts';
-import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
-import { startService } from './reference-service.ts';
-
-/** The gateway from source on a free port; resolves with its URL once it listens. */
-function startGateway(grpcUrl: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'reference/translate-web/bin/translate-web.js')], {
-    env: { ...process.env, PORT: '0', WEB_BIND: '127.0.0.1', TRANSLATE_GRPC_URL: grpcUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ url, stop: () => child.kill() });
-    });
-    child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}`)));
-  });
-}
+import { startGateway, startService } from './reference-service.ts';
 
 const { values } = parseArgs({ options: { screenshot: { type: 'string', default: 'translate-web-page.png' } } });
 const service = await startService();
@@ -33,7 +13,7 @@ const gateway = await startGateway(service.address);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'] });
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
-  await page.goto(gateway.url);
+  await page.goto(gateway.address);
   await page.waitForSelector('[data-testid=capabilities][data-state=done]');
   const done = (form: string) => page.waitForSelector(`[data-testid=${form}][data-state=done]`);
 

@@ -16,13 +16,14 @@ import { GatewayError } from '../../../reference/translate-web/gateway-error.ts'
 import { type GatewayOptions, normalizeOptions } from '../../../reference/translate-web/gateway-options.ts';
 import { type CallOptions, GrpcForwarder } from '../../../reference/translate-web/grpc-forwarder.ts';
 import { createHandler } from '../../../reference/translate-web/http-handler.ts';
-import { FIXED_DEADLINE_MS } from '../../../reference/translate-web/routes.ts';
+import { FIXED_DEADLINE_MS, ROUTES } from '../../../reference/translate-web/routes.ts';
 import type { WebFault } from './faulty-web-faults.ts';
 
 const faults = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean) as WebFault[]);
 const on = (f: WebFault): boolean => faults.has(f);
 const M = TranslateService.method;
-const ENV_ROUTE_RPCS: DescMessage[] = [M.translateText.input, M.translateLocalization.input, M.transcribeAudio.input, M.translateAudio.input];
+/** The routes whose deadline comes from a variable. */
+const VARIABLE_DEADLINE_RPCS = new Set<unknown>(ROUTES.filter((r) => typeof r.deadline === 'string').map((r) => r.rpc));
 
 // ---------------------------------------------------------------- the environment it reads
 
@@ -45,7 +46,7 @@ function deadline(method: Method, timeoutMs: number | undefined): number | undef
   if (on('detect-uses-translate-variable') && method === M.detectLanguage) return TRANSLATE_TIMEOUT_MS;
   if (on('localize-uses-translate-variable') && method === M.translateLocalization) return TRANSLATE_TIMEOUT_MS;
   if (on('translate-audio-no-deadline') && method === M.translateAudio) return undefined;
-  if (on('unset-60s') && timeoutMs === undefined && ENV_ROUTE_RPCS.includes(method.input)) return 60_000;
+  if (on('unset-60s') && timeoutMs === undefined && VARIABLE_DEADLINE_RPCS.has(method)) return 60_000;
   return timeoutMs;
 }
 
