@@ -87,3 +87,34 @@ export async function claimPort(port: number, waitMs = 30_000): Promise<boolean>
   }
   return true;
 }
+
+/** A server of the suite (a stub, an upstream, a proxy) that listens on loopback. */
+interface Listener {
+  listen(port: number, host: string, done: () => void): unknown;
+  once(event: 'error', listener: (err: NodeJS.ErrnoException) => void): unknown;
+  off(event: 'error', listener: (err: NodeJS.ErrnoException) => void): unknown;
+}
+
+/** Listens `server` on a loopback port claimed in the registry, and resolves with it. Not port 0: a port
+ * the kernel picks may be one a case has reserved for a target that has not bound it yet, and the target
+ * would then find it taken (or the case would reach the wrong server). Free the claim with releasePorts
+ * once the server is closed. */
+export async function listenOnFreePort(server: Listener): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    const [port] = await freePorts(1);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port!, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      return port!;
+    } catch (err) {
+      releasePorts([port!]);
+      // Taken by a process outside the registry meanwhile: another port.
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || tries >= MAX_TRIES) throw err;
+    }
+  }
+}

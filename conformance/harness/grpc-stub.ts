@@ -11,6 +11,7 @@ import {
   type IncomingHttpHeaders,
   type ServerHttp2Stream,
 } from 'node:http2';
+import { listenOnFreePort, releasePorts } from './free-ports.ts';
 
 export interface RecordedCall {
   /** `/package.Service/Method`. */
@@ -66,6 +67,7 @@ export class GrpcStub {
   readonly #waiters = new Set<() => void>();
   readonly #sessions = new Set<Http2Session>();
   #port = 0;
+  #claimed = false;
 
   /** `handler` decides the answer; by default an empty response message (every field at its default). */
   constructor(handler: StubHandler = () => EMPTY_RESPONSE) {
@@ -79,17 +81,20 @@ export class GrpcStub {
     this.#server.on('sessionError', () => {});
   }
 
-  /** Listens on loopback `port` (default: a free one). */
+  /** Listens on loopback `port` (default: a free one, claimed in the port registry until close). */
   async listen(port = 0): Promise<this> {
-    await new Promise<void>((resolve, reject) => {
-      this.#server.once('error', reject);
-      this.#server.listen(port, '127.0.0.1', () => resolve());
-    });
+    if (port === 0) {
+      this.#port = await listenOnFreePort(this.#server);
+      this.#claimed = true;
+    } else {
+      await new Promise<void>((resolve, reject) => {
+        this.#server.once('error', reject);
+        this.#server.listen(port, '127.0.0.1', () => resolve());
+      });
+      this.#port = port;
+    }
     // A stub a case forgot to close must not keep its worker process alive.
     this.#server.unref();
-    const address = this.#server.address();
-    if (address === null || typeof address === 'string') throw new Error('grpc stub: no port');
-    this.#port = address.port;
     return this;
   }
 
@@ -158,5 +163,6 @@ export class GrpcStub {
       // Sessions of clients that stay connected would keep close() waiting.
       for (const session of this.#sessions) session.destroy();
     });
+    if (this.#claimed) releasePorts([this.#port]);
   }
 }

@@ -1,7 +1,7 @@
 // A raw HTTP(S) client for black-box checks. It sends the path exactly as given (no URL normalisation, so
 // `/../` and broken percent-encodings reach the target), never follows redirects, and records every request
 // as a curl command line for the failure report.
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 
 export interface HttpRequest {
@@ -51,6 +51,37 @@ export interface ClientOptions {
   localAddress?: string;
 }
 
+/** The headers, with Content-Length for a body written in pieces (which would otherwise go chunked). */
+function withLength(req: HttpRequest): Record<string, string | string[]> | undefined {
+  const length = req.body === undefined ? 0 : Buffer.byteLength(req.body);
+  if (length <= STREAMED_ABOVE || Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === 'content-length')) return req.headers;
+  return { ...req.headers, 'content-length': String(length) };
+}
+
+/** Bodies above this size are written a piece at a time, and no more once an answer has come. */
+const STREAMED_ABOVE = 1024 * 1024;
+const PIECE = 64 * 1024;
+const ANSWER_WAIT_MS = 1000;
+
+/** Sends the headers, gives the server a moment to answer from them (as curl does with `Expect:
+ * 100-continue`), then writes `body`, stopping once it has answered: a server that refuses a large body from
+ * its headers (413) and closes would otherwise reset the connection under a client still writing, which then
+ * sees EPIPE instead of the answer. */
+async function writeUntilAnswered(r: ClientRequest, body: string | Uint8Array, answered: () => boolean): Promise<void> {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  r.flushHeaders();
+  for (const until = Date.now() + ANSWER_WAIT_MS; !answered() && !r.destroyed && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let at = 0; at < bytes.length && !answered() && !r.destroyed; at += PIECE) {
+    if (!r.write(bytes.subarray(at, at + PIECE))) {
+      await new Promise<void>((resolve) => {
+        r.once('drain', resolve);
+        r.once('close', resolve);
+      });
+    }
+  }
+  if (!r.destroyed) r.end();
+}
+
 function send(base: URL, req: HttpRequest, options: ClientOptions): { done: Promise<IncomingMessage>; abort(): void } {
   const requester = base.protocol === 'https:' ? httpsRequest : httpRequest;
   let abort = (): void => {};
@@ -60,7 +91,7 @@ function send(base: URL, req: HttpRequest, options: ClientOptions): { done: Prom
       port: base.port,
       method: req.method ?? 'GET',
       path: req.path,
-      headers: req.headers,
+      headers: withLength(req),
       agent: false,
       rejectUnauthorized: false,
       ...(options.localAddress ? { localAddress: options.localAddress } : {}),
@@ -68,9 +99,14 @@ function send(base: URL, req: HttpRequest, options: ClientOptions): { done: Prom
     });
     abort = () => r.destroy();
     r.setTimeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => r.destroy(new Error(`no response within ${req.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`)));
-    r.once('response', resolve);
+    let answered = false;
+    r.once('response', (res) => {
+      answered = true;
+      resolve(res);
+    });
     r.once('error', reject);
-    r.end(req.body);
+    if (req.body !== undefined && req.body.length > STREAMED_ABOVE) void writeUntilAnswered(r, req.body, () => answered);
+    else r.end(req.body);
   });
   return { done, abort: () => abort() };
 }

@@ -4,7 +4,7 @@ export { check, type CaseFn, type CaseOptions } from './check.ts';
 export type { CaseContext, PropertyOptions } from './case-context.ts';
 export type { HttpClient, HttpRequest, HttpResponse } from './http-client.ts';
 export type { FileContent, Launched, LaunchSpec } from './launch.ts';
-export { freePorts } from './free-ports.ts';
+export { freePorts, listenOnFreePort, releasePorts } from './free-ports.ts';
 export { CHROMIUM_ARGS, CHROMIUM_PATH } from './environment.ts';
 export { launch, PROJECT_ROOT } from './launch.ts';
 export { runEnv } from './run-env.ts';

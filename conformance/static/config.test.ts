@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { check, freePorts } from '../harness/index.ts';
+import { check, freePorts, listenOnFreePort, releasePorts } from '../harness/index.ts';
 import { PROJECT_ROOT } from '../harness/launch.ts';
 import { runToExit, startSite } from './site.ts';
 
@@ -212,9 +212,11 @@ check('static/startup/invalid-value/names-key', launch, async (t, c) => {
 
 check('static/startup/port-in-use/exit-1', launch, async (t, c) => {
   const blocker = createServer();
-  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
-  c.defer(() => new Promise<void>((r) => blocker.close(() => r())));
-  const port = (blocker.address() as { port: number }).port;
+  const port = await listenOnFreePort(blocker);
+  c.defer(async () => {
+    await new Promise<void>((r) => blocker.close(() => r()));
+    releasePorts([port]);
+  });
   const exit = await runToExit(c, { config: { port } });
   t.is(exit.code, 1);
 });

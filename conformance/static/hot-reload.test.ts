@@ -1,9 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, type CaseContext, check } from '../harness/index.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, type CaseContext, check, listenOnFreePort, releasePorts } from '../harness/index.ts';
 import { EventStreamReader, sleep, until } from './event-stream.ts';
 import { type Site, type SiteConfig, startSite } from './site.ts';
 
@@ -246,15 +245,15 @@ async function streamProxy(c: CaseContext, targetPort: number): Promise<{ port: 
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  c.defer(
-    () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  );
-  return { port: (server.address() as AddressInfo).port, streams };
+  const port = await listenOnFreePort(server);
+  c.defer(async () => {
+    await new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
+    releasePorts([port]);
+  });
+  return { port, streams };
 }
 
 check('static/hot-reload/client-reconnects-3s/reconnects-3s-after-drop', { ...browser, timeoutMs: 60_000 }, async (t, c) => {

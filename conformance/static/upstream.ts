@@ -1,7 +1,7 @@
 // A tiny upstream the case controls, on a loopback port, for proxy checks. It answers with a JSON echo of
 // what it received and its own name, so a case can tell which upstream served a request and what arrived.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { CaseContext } from '../harness/index.ts';
+import { type CaseContext, listenOnFreePort, releasePorts } from '../harness/index.ts';
 
 export interface Received {
   method: string;
@@ -42,16 +42,14 @@ export async function startUpstream(
       res.end(custom?.body ?? JSON.stringify(echo));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('upstream has no port');
-  c.defer(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  const port = await listenOnFreePort(server);
+  c.defer(async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    releasePorts([port]);
+  });
   server.unref();
-  return { url: `http://127.0.0.1:${address.port}`, port: address.port, received };
+  return { url: `http://127.0.0.1:${port}`, port, received };
 }
