@@ -1,14 +1,20 @@
 // What a conformance case gets besides ava's `t`: its target, launching, HTTP clients and property runs,
 // each recording what a person needs to reproduce a failure.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { emit, reportStart } from './events.ts';
 import { type ClientOptions, HttpClient } from './http-client.ts';
-import { launch, type LaunchSpec, type Launched } from './launch.ts';
+import { Inconclusive } from './inconclusive.ts';
+import { launch, type LaunchSpec, type Launched, PROJECT_ROOT } from './launch.ts';
 import { runEnv, type TargetSpec } from './run-env.ts';
 
-const REPRO_LINES = 12;
+/** Reproducer lines kept per case (the report shows them all; the terminal the setup and the last ones). */
+const REPRO_LINES = 400;
 const DEFAULT_RUNS = 50;
+/** Files reproducers refer to: beside the report, or in a direct ava run under .cache/. */
+const ARTIFACTS_DIR = runEnv.artifactsDir ?? join(PROJECT_ROOT, '.cache', 'conformance', 'artifacts');
 const SHRINK_BUDGET_MS = 45_000;
 
 export interface PropertyOptions {
@@ -17,16 +23,25 @@ export interface PropertyOptions {
 
 export class CaseContext {
   readonly id: string;
+  readonly surface: string;
   readonly target: TargetSpec;
   readonly #t: ExecutionContext;
   readonly #launched: Launched[] = [];
   readonly #repro: string[] = [];
   readonly #cleanups: (() => Promise<void> | void)[] = [];
+  readonly #ended = new AbortController();
+  readonly #kept: { path: string; content: Uint8Array }[] = [];
 
-  constructor(t: ExecutionContext, id: string, target: TargetSpec) {
+  constructor(t: ExecutionContext, id: string, surface: string, target: TargetSpec) {
     this.#t = t;
     this.id = id;
+    this.surface = surface;
     this.target = target;
+  }
+
+  /** Aborted when the case ends (passed, failed or timed out): work still under way for it stops. */
+  get signal(): AbortSignal {
+    return this.#ended.signal;
   }
 
   /** Adds a line to the reproducer shown when the case fails. */
@@ -34,9 +49,33 @@ export class CaseContext {
     this.#repro.push(line);
   }
 
-  /** Registers work to undo after the case (servers the case started, files). */
+  /** The last reproducer line: what the case was doing (shown when it does not finish). */
+  lastStep(): string | undefined {
+    return this.#repro.at(-1);
+  }
+
+  /** Registers work to undo after the case (servers the case started, files). Registered after the case
+   * has ended (a step that finished late), it is done at once. */
   defer(cleanup: () => Promise<void> | void): void {
-    this.#cleanups.push(cleanup);
+    if (this.#ended.signal.aborted) void Promise.resolve().then(cleanup).catch(() => undefined);
+    else this.#cleanups.push(cleanup);
+  }
+
+  /** Ends the case as `error`: it cannot judge its clause, for `cause` (say it in full: what was tried, what
+   * came back). Never for what the clause itself is about: that is a failed check. */
+  inconclusive(cause: string): never {
+    throw new Inconclusive(cause);
+  }
+
+  /** Awaits a step the case needs before it can judge anything (a setup call, an answer to read): if it
+   * fails, the case is `error` with `what` and the step's own error as the cause. */
+  async need<T>(what: string, step: Promise<T> | (() => Promise<T> | T)): Promise<T> {
+    try {
+      return await (typeof step === 'function' ? step() : step);
+    } catch (err) {
+      if (err instanceof Inconclusive) throw err;
+      throw new Inconclusive(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
   }
 
   /** Starts the `cmd:` target with the files and config of `spec`; `command` replaces the target's template
@@ -45,7 +84,11 @@ export class CaseContext {
     if (this.target.kind !== 'cmd' || !command) {
       throw new Error(`${this.id}: launch needs a cmd: target (declare needs: ['launch'])`);
     }
-    const started = await reportStart(this.id, launch(command, this.target.env ?? {}, spec));
+    const started = await reportStart(this.id, launch(command, this.target.env ?? {}, spec, this.#ended.signal));
+    if (this.#ended.signal.aborted) {
+      await started.stop();
+      throw new Inconclusive('the case ended while its target was starting');
+    }
     this.#launched.push(started);
     if (started.configText !== undefined) {
       this.note(`# ${started.configPath?.split('/').pop()}: ${started.configText.replace(/\s*\n\s*/g, ' ')}`);
@@ -56,7 +99,15 @@ export class CaseContext {
 
   /** An HTTP client for `baseUrl` whose requests are recorded for the reproducer. */
   http(baseUrl: string, options: ClientOptions = {}): HttpClient {
-    return new HttpClient(baseUrl, (line) => this.note(line), options);
+    return new HttpClient(baseUrl, (line) => this.note(line), options, (body) => this.keepFile('body', body));
+  }
+
+  /** A file a reproducer line refers to (a request body): its path is returned now, and it is written when
+   * the case ends without passing, into the run's artifacts folder beside the report. */
+  keepFile(kind: string, content: Uint8Array): string {
+    const path = join(ARTIFACTS_DIR, this.id.replace(/\//g, '__'), `${kind}-${this.#kept.length + 1}.bin`);
+    this.#kept.push({ path, content });
+    return path;
   }
 
   /**
@@ -85,7 +136,8 @@ export class CaseContext {
       // counterexample, so the reproducer shows exactly the failing config and requests.
       this.#repro.length = notesBefore;
       if (details.counterexample) await predicate(details.counterexample[0] as T).catch(() => undefined);
-      this.note(`CONFORM_FC_SEED=${details.seed} CONFORM_FC_PATH=${details.counterexamplePath} npm run conform -- --only '${this.id}'`);
+      const replay = ` ${runEnv.replayArgs[this.surface] ?? `--surface ${this.surface}`}`;
+      this.note(`CONFORM_FC_SEED=${details.seed} CONFORM_FC_PATH=${details.counterexamplePath} npm run conform --${replay} --only '${this.id}'`);
       this.#t.fail(fc.defaultReportMessage(details) ?? 'property failed');
       return;
     }
@@ -93,9 +145,16 @@ export class CaseContext {
   }
 
   async close(): Promise<void> {
+    this.#ended.abort();
     // Targets first: upstreams and fixtures the case started may hold connections from them.
     await Promise.all(this.#launched.map((l) => l.stop()));
     for (const cleanup of this.#cleanups.reverse()) await cleanup();
-    emit({ type: 'repro', id: this.id, lines: this.#repro.slice(-REPRO_LINES) });
+    if (!this.#t.passed) {
+      for (const { path, content } of this.#kept) {
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, content);
+      }
+    }
+    emit({ type: 'repro', id: this.id, lines: this.#repro.slice(-REPRO_LINES), endedAt: Date.now() });
   }
 }

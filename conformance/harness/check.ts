@@ -7,9 +7,11 @@ import test, { type ExecutionContext } from 'ava';
 import picomatch from 'picomatch';
 import { clauseIdOf } from '../../tools/spec/clause-id.ts';
 import { CaseContext } from './case-context.ts';
+import { recordingChecks } from './checks.ts';
 import { environmentCapabilities } from './environment.ts';
 import { type CaseStatus, emit } from './events.ts';
-import { directRunOnly, runEnv } from './run-env.ts';
+import { CaseTimeout, isInconclusive, NotApplicable } from './inconclusive.ts';
+import { directRunOnly, runEnv, type TargetSpec } from './run-env.ts';
 
 export interface CaseOptions {
   /** Capabilities the target must offer, for example `launch` (a `cmd:` target the harness can configure). */
@@ -41,16 +43,93 @@ function decide(id: string, needs: string[], capabilities: string[]): { status: 
   return { status: 'run' };
 }
 
-async function withTimeout(work: Promise<void> | void, ms: number, id: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${id}: timed out after ${ms} ms`)), ms);
-  });
-  try {
-    await Promise.race([work, limit]);
-  } finally {
-    clearTimeout(timer);
+/** After a failed check, how long the case may go on to its other checks before it is stopped (its later
+ * steps may wait for what the failed one should have brought). */
+const CHECKS_GRACE_MS = 10_000;
+
+/** A settable deadline: `limit` rejects with `CaseTimeout` when it passes; `shorten` brings it forward. */
+class Deadline {
+  readonly limit: Promise<never>;
+  #timer: NodeJS.Timeout | undefined;
+  #at: number;
+  #reject: (err: Error) => void = () => {};
+  readonly #why: () => string;
+
+  constructor(ms: number, why: () => string) {
+    this.#at = Date.now() + ms;
+    this.#why = why;
+    this.limit = new Promise<never>((_, reject) => {
+      this.#reject = reject;
+    });
+    this.limit.catch(() => undefined);
+    this.#arm();
   }
+
+  #arm(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#reject(new CaseTimeout(this.#why())), Math.max(0, this.#at - Date.now()));
+  }
+
+  shorten(ms: number): void {
+    if (Date.now() + ms >= this.#at) return;
+    this.#at = Date.now() + ms;
+    this.#arm();
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
+/** Runs a case: its checks recorded, its time bounded, and an inconclusive end (the case could not judge
+ * its clause, or did not finish) reported as such with its cause. */
+async function runCase(t: ExecutionContext, id: string, surface: string, target: TargetSpec, options: CaseOptions, fn: CaseFn): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? runEnv.caseTimeoutMs;
+  let failedChecks = 0;
+  const checks = recordingChecks(t, (message) => {
+    failedChecks++;
+    emit({ type: 'check-failed', id, message });
+    deadline.shorten(CHECKS_GRACE_MS);
+  });
+  const c = new CaseContext(checks, id, surface, target);
+  const deadline = new Deadline(timeoutMs, () =>
+    failedChecks > 0
+      ? `stopped ${CHECKS_GRACE_MS} ms after a failed check, still waiting on: ${c.lastStep() ?? 'its first step'}`
+      : `the case did not finish within ${timeoutMs} ms; its last step: ${c.lastStep() ?? '(none recorded)'}`,
+  );
+  t.teardown(() => c.close());
+  try {
+    const notApplicable = await Promise.race([options.applicable?.(c), deadline.limit]);
+    if (notApplicable !== undefined) {
+      emit({ type: 'not-applicable', id, reason: notApplicable });
+      t.pass();
+      return;
+    }
+    await Promise.race([fn(checks, c), deadline.limit]);
+  } catch (err) {
+    // Judged wrong already: what the case ran into afterwards goes with its failed checks.
+    if (failedChecks > 0) {
+      emit({ type: 'check-failed', id, message: `then: ${errorText(err)}` });
+      return;
+    }
+    if (err instanceof NotApplicable) {
+      emit({ type: 'not-applicable', id, reason: err.message });
+      t.pass();
+      return;
+    }
+    if (isInconclusive(err)) {
+      emit({ type: 'inconclusive', id, cause: err.message });
+      t.fail(`inconclusive: ${err.message}`);
+      return;
+    }
+    throw err;
+  } finally {
+    deadline.clear();
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
 }
 
 const loadedAt = Date.now();
@@ -83,15 +162,5 @@ export function check(id: string, optionsOrFn: CaseOptions | CaseFn, maybeFn?: C
     test.skip(id, () => {});
     return;
   }
-  test(id, async (t) => {
-    const c = new CaseContext(t, id, target);
-    t.teardown(() => c.close());
-    const notApplicable = await options.applicable?.(c);
-    if (notApplicable !== undefined) {
-      emit({ type: 'not-applicable', id, reason: notApplicable });
-      t.pass();
-      return;
-    }
-    await withTimeout(fn(t, c), options.timeoutMs ?? runEnv.caseTimeoutMs, id);
-  });
+  test(id, (t) => runCase(t, id, surface, target, options, fn));
 }

@@ -7,7 +7,12 @@ export type CaseStatus = 'run' | 'skipped' | 'not-applicable';
 
 export type HarnessEvent =
   | { type: 'case'; id: string; clause: string; surface: string; status: CaseStatus; reason?: string }
-  | { type: 'repro'; id: string; lines: string[] }
+  /** The case ended (its targets stopped): its reproducer, and when. */
+  | { type: 'repro'; id: string; lines: string[]; endedAt: number }
+  /** A check of the case failed (check.ts reports every one; ava only the first). */
+  | { type: 'check-failed'; id: string; message: string }
+  /** The case could not judge its clause: why (the outcome `error`). */
+  | { type: 'inconclusive'; id: string; cause: string }
   /** A case found at run time that the target cannot stage it (CaseOptions.applicable). */
   | { type: 'not-applicable'; id: string; reason: string }
   | { type: 'launched'; id: string }

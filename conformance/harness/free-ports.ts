@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const REGISTRY = join(tmpdir(), 'conform-ports');
+// A dot name: it stays between runs, and is not one of the case folders (conform-*) a run must remove.
+const REGISTRY = join(tmpdir(), '.conform-ports');
 const MAX_TRIES = 50;
 const claimed = new Set<number>();
 

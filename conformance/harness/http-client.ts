@@ -21,13 +21,21 @@ export interface HttpResponse {
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** How long a reproducer's curl keeps a stream open. */
+const STREAM_REPRO_S = 10;
 
 function quote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-export function curlLine(base: URL, req: HttpRequest, options: ClientOptions = {}): string {
+/** Keeps a request body as a file for the reproducer and returns the path it will have. */
+export type BodyFiler = (body: Uint8Array) => string;
+
+/** The request as a curl command line. A body that is not short printable text goes to a file (`fileBody`)
+ * and is sent from it. `maxTimeS` bounds a request that does not end by itself (an event stream). */
+export function curlLine(base: URL, req: HttpRequest, options: ClientOptions = {}, fileBody?: BodyFiler, maxTimeS?: number): string {
   const parts = ['curl -sS -i --path-as-is'];
+  if (maxTimeS !== undefined) parts.push(`-N --max-time ${maxTimeS}`);
   if (options.localAddress) parts.push(`--interface ${options.localAddress}`);
   if (base.protocol === 'https:') parts.push('-k');
   const method = req.method ?? 'GET';
@@ -40,7 +48,10 @@ export function curlLine(base: URL, req: HttpRequest, options: ClientOptions = {
     const text = typeof req.body === 'string' ? req.body : Buffer.from(req.body).toString('latin1');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: detecting control bytes is the point
     const printable = text.length <= 300 && !/[\x00-\x08\x0e-\x1f\x7f-\xff]/.test(text);
-    parts.push(printable ? `--data-binary ${quote(text)}` : `--data-binary @body.bin  # ${text.length} bytes`);
+    const bytes = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+    if (printable) parts.push(`--data-binary ${quote(text)}`);
+    else if (fileBody) parts.push(`--data-binary @${quote(fileBody(bytes))}`);
+    else parts.push(`--data-binary @body.bin  # ${bytes.length} bytes, not kept`);
   }
   parts.push(quote(`${base.origin}${req.path}`));
   return parts.join(' ');
@@ -115,15 +126,21 @@ export class HttpClient {
   readonly base: URL;
   readonly #record: (line: string) => void;
   readonly #options: ClientOptions;
+  readonly #fileBody: BodyFiler | undefined;
 
-  constructor(baseUrl: string, record: (line: string) => void = () => {}, options: ClientOptions = {}) {
+  constructor(baseUrl: string, record: (line: string) => void = () => {}, options: ClientOptions = {}, fileBody?: BodyFiler) {
     this.base = new URL(baseUrl);
     this.#record = record;
     this.#options = options;
+    this.#fileBody = fileBody;
+  }
+
+  #curl(req: HttpRequest, maxTimeS?: number): string {
+    return curlLine(this.base, req, this.#options, this.#fileBody, maxTimeS);
   }
 
   async request(req: HttpRequest): Promise<HttpResponse> {
-    this.#record(curlLine(this.base, req, this.#options));
+    this.#record(this.#curl(req));
     const res = await send(this.base, req, this.#options).done;
     const chunks: Buffer[] = [];
     for await (const chunk of res) chunks.push(chunk as Buffer);
@@ -142,14 +159,14 @@ export class HttpClient {
 
   /** Opens a response and hands over the stream (event streams, chunked output); the caller destroys it. */
   async open(req: HttpRequest): Promise<IncomingMessage> {
-    this.#record(curlLine(this.base, req, this.#options));
+    this.#record(this.#curl(req, STREAM_REPRO_S));
     return send(this.base, { ...req, timeoutMs: req.timeoutMs ?? 60_000 }, this.#options).done;
   }
 
   /** Sends a request the case may abandon before the answer (a client going away): `abort` closes the
    * connection. */
   abortable(req: HttpRequest): { response: Promise<IncomingMessage>; abort(): void } {
-    this.#record(curlLine(this.base, req, this.#options));
+    this.#record(this.#curl(req, STREAM_REPRO_S));
     const sent = send(this.base, { ...req, timeoutMs: req.timeoutMs ?? 60_000 }, this.#options);
     sent.done.catch(() => undefined); // aborting rejects it
     return { response: sent.done, abort: sent.abort };

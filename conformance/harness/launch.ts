@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from './project-root.ts';
 import { freePorts, releasePorts } from './free-ports.ts';
+import { Inconclusive, NotApplicable } from './inconclusive.ts';
+import { killMarked, LAUNCH_MARK, launchMark, RUN_MARK, runMark } from './sweep.ts';
 
 export { PROJECT_ROOT } from './project-root.ts';
 
@@ -46,12 +48,21 @@ export interface Launched {
   stderr(): string;
   /** Resolves when the process ends. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** How its start ended: listening on every port awaited, exited first, the case ended, or timed out. For a
+   * `wait: 'exit'` start, `listening` tells a command that was expected to end (a startup error) that it
+   * is serving instead. */
+  started: Promise<StartState>;
   /** Sends a signal to the target's process group. */
   kill(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
-export class TargetStartError extends Error {}
+/** The target did not start for a case: the case's setup was refused, so it cannot judge its clause. */
+export type StartState = 'listening' | 'exited' | 'aborted' | 'timeout';
+
+export class TargetStartError extends Inconclusive {
+  override name = 'TargetStartError';
+}
 
 const READY_TIMEOUT_MS = 30_000;
 /** Targets starting at once in one worker: a file's cases all start together, and a slow target (one
@@ -114,8 +125,26 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-function environment(port: number, ...layers: Record<string, string | undefined>[]): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+/** PATH without the folders of the harness's own package tools (npm puts node_modules/.bin first when it
+ * runs a script): a target's commands must resolve to its own, not to the harness's. */
+function ownPath(path: string | undefined): string | undefined {
+  return path
+    ?.split(':')
+    .filter((dir) => !/\/node_modules\/\.bin\/?$/.test(dir) && !dir.includes('/node-gyp-bin'))
+    .join(':');
+}
+
+/** The environment of a start: the runner's, less what belongs to the harness (npm's script variables, the
+ * harness's own settings and tools), plus PORT, the marks of sweep.ts and the layers given. */
+export function targetEnvironment(port: number | undefined, mark: string, ...layers: Record<string, string | undefined>[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('npm_') && !name.startsWith('CONFORM_') && name !== 'INIT_CWD' && name !== 'NODE_OPTIONS') env[name] = value;
+  }
+  env.PATH = ownPath(process.env.PATH);
+  if (port !== undefined) env.PORT = String(port);
+  env[RUN_MARK] = runMark;
+  env[LAUNCH_MARK] = mark;
   for (const layer of layers) {
     for (const [name, value] of Object.entries(layer)) {
       if (value === undefined) delete env[name];
@@ -138,9 +167,25 @@ let starting = 0;
 const waitingToStart: (() => void)[] = [];
 
 /** Waits for one of the worker's STARTING_AT_ONCE start slots; the function returned frees it (also for
- * targets started elsewhere, such as stdio servers: mcp-client.ts). */
-export async function startSlot(): Promise<() => void> {
-  if (starting >= STARTING_AT_ONCE) await new Promise<void>((resolve) => waitingToStart.push(resolve));
+ * targets started elsewhere, such as stdio servers: mcp-client.ts). A slot is held while a target starts,
+ * never while it runs. `signal` gives up the wait. */
+export async function startSlot(signal?: AbortSignal): Promise<() => void> {
+  if (starting >= STARTING_AT_ONCE) {
+    await new Promise<void>((resolve, reject) => {
+      const wake = (): void => {
+        signal?.removeEventListener('abort', giveUp);
+        resolve();
+      };
+      const giveUp = (): void => {
+        const at = waitingToStart.indexOf(wake);
+        if (at >= 0) waitingToStart.splice(at, 1);
+        reject(new Inconclusive('the case ended while its target waited to start'));
+      };
+      if (signal?.aborted) return giveUp();
+      signal?.addEventListener('abort', giveUp, { once: true });
+      waitingToStart.push(wake);
+    });
+  }
   starting++;
   let released = false;
   return () => {
@@ -151,24 +196,27 @@ export async function startSlot(): Promise<() => void> {
   };
 }
 
-/** Starts the target (at most STARTING_AT_ONCE per worker are starting at any moment). */
-export async function launch(template: string, baseEnv: Record<string, string>, spec: LaunchSpec): Promise<Launched> {
-  const release = await startSlot();
+/** Starts the target (at most STARTING_AT_ONCE per worker are starting at any moment). `signal` (the case's
+ * end) stops a start still under way. */
+export async function launch(template: string, baseEnv: Record<string, string>, spec: LaunchSpec, signal?: AbortSignal): Promise<Launched> {
+  const release = await startSlot(signal);
   try {
-    const launched = await start(template, baseEnv, spec, release);
-    if (spec.wait !== 'exit') release();
-    return launched;
+    return await start(template, baseEnv, spec, release, signal);
   } catch (err) {
     release();
     throw err;
   }
 }
 
+const POLL_MS = 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function start(
   template: string,
   baseEnv: Record<string, string>,
   spec: LaunchSpec,
   release: () => void,
+  signal: AbortSignal | undefined,
 ): Promise<Launched> {
   const ownDir = spec.dir === undefined;
   const dir = spec.dir ?? mkdtempSync(join(tmpdir(), 'conform-'));
@@ -182,15 +230,22 @@ async function start(
     configText = typeof spec.config.content === 'function' ? spec.config.content(ports) : spec.config.content;
     mkdirSync(dirname(configPath), { recursive: true });
     writeFileSync(configPath, configText);
+  } else if (/\{config\}/.test(template)) {
+    if (ownDir) rmSync(dir, { recursive: true, force: true });
+    releasePorts(ports);
+    throw new NotApplicable(
+      'the command passes {config}, and this case starts the target without a configuration file (leave {config} out: the file is written under its default name in the working directory)',
+    );
   }
   const values = { port: String(port), dir, root: PROJECT_ROOT, node: process.execPath, ...(configPath ? { config: configPath } : {}) };
   const commandLine = [expandTemplate(template, values), ...(spec.args ?? []).map(shellQuote)].join(' ');
+  const mark = launchMark();
   // /bin/sh by path: a target's environment may have a PATH that finds nothing (on purpose).
   const child = spawn('/bin/sh', ['-c', `exec ${commandLine}`], {
     cwd: dir,
     detached: true,
     stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    env: environment(port, expandEnv(baseEnv, { port: String(port), dir }), expandEnv(spec.env ?? {}, { port: String(port), dir })),
+    env: targetEnvironment(port, mark, expandEnv(baseEnv, { port: String(port), dir }), expandEnv(spec.env ?? {}, { port: String(port), dir })),
   });
   if (spec.stdin !== undefined) {
     child.stdin?.on('error', () => {}); // the target may exit without reading it
@@ -201,44 +256,57 @@ async function start(
   let ended = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
     // 'close', not 'exit': it comes after the pipes drained, so stderr is complete.
-    child.once('close', (code, signal) => {
+    child.once('close', (code, sig) => {
       ended = true;
-      done({ code, signal });
+      done({ code, signal: sig });
     });
     child.once('error', () => {
       ended = true;
       done({ code: null, signal: null });
     });
   });
-  const stop = async (): Promise<void> => {
-    if (!ended) {
-      killGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_GRACE_MS);
-      await exited;
-      clearTimeout(timer);
-    }
-    killGroup(child, 'SIGKILL'); // stragglers of the group
-    if (ownDir) rmSync(dir, { recursive: true, force: true });
-    releasePorts(ports);
-  };
-  const kill = (signal: NodeJS.Signals): void => killGroup(child, signal);
-  const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, kill, stop };
-  if (spec.wait === 'exit') {
-    // A command expected to end holds its start slot until it does (startup errors end quickly).
-    void exited.then(release);
-    return launched;
-  }
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (const p of spec.listen ?? ports) {
-    while (!(await portOpen(p))) {
-      if (ended || Date.now() > deadline) {
-        const why = ended ? 'exited before listening' : `not listening on ${p} after ${READY_TIMEOUT_MS} ms`;
-        const err = stderr().trim();
-        await stop();
-        throw new TargetStartError(`target ${why}: ${commandLine}${err ? `\n--- stderr ---\n${err}` : ''}`);
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (!ended) {
+        killGroup(child, 'SIGTERM');
+        const timer = setTimeout(() => killGroup(child, 'SIGKILL'), STOP_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
       }
-      await new Promise((r) => setTimeout(r, 20));
+      killGroup(child, 'SIGKILL'); // stragglers of the group
+      killMarked(LAUNCH_MARK, mark); // and those that left it
+      if (ownDir) rmSync(dir, { recursive: true, force: true });
+      releasePorts(ports);
+    })();
+    return stopping;
+  };
+  const kill = (sig: NodeJS.Signals): void => killGroup(child, sig);
+  const listen = spec.listen ?? ports;
+  const started = watchStart(listen, () => ended, signal);
+  // The slot is for starting: given back once the target listens, has ended, or has had its time.
+  void started.then(release);
+  const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, started, kill, stop };
+  if (spec.wait === 'exit') return launched;
+  const how = await started;
+  if (how === 'listening') return launched;
+  const why = how === 'exited' ? 'exited before listening' : how === 'aborted' ? 'was still starting when the case ended' : `not listening on ${listen.join(', ')} after ${READY_TIMEOUT_MS} ms`;
+  const err = stderr().trim();
+  await stop();
+  throw new TargetStartError(`target ${why}: ${commandLine}${err ? `\n--- stderr ---\n${err}` : ''}`);
+}
+
+/** How a start ended: every port in `listen` accepts connections, the process ended, the case ended, or
+ * READY_TIMEOUT_MS passed. */
+async function watchStart(listen: number[], ended: () => boolean, signal: AbortSignal | undefined): Promise<StartState> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (const p of listen) {
+    while (!(await portOpen(p))) {
+      if (ended()) return 'exited';
+      if (signal?.aborted) return 'aborted';
+      if (Date.now() > deadline) return 'timeout';
+      await sleep(POLL_MS);
     }
   }
-  return launched;
+  return 'listening';
 }

@@ -36,6 +36,11 @@ export interface RunEnv {
   caseTimeoutMs: number;
   /** A JSON file mapping clause ID to surface, written once by the runner; without it the catalog is loaded. */
   clauseIndex: string | undefined;
+  /** Per surface, the runner's options that select it and its target, shell-quoted, for replay commands. */
+  replayArgs: Record<string, string>;
+  /** Where cases write files their reproducers refer to (request bodies too large to print); beside the
+   * report. Unset in a direct ava run: the system's temporary folder. */
+  artifactsDir: string | undefined;
 }
 
 export const ENV = {
@@ -49,6 +54,8 @@ export const ENV = {
   fcRuns: 'CONFORM_FC_RUNS',
   caseTimeout: 'CONFORM_CASE_TIMEOUT_MS',
   clauseIndex: 'CONFORM_CLAUSE_INDEX',
+  replayArgs: 'CONFORM_REPLAY_ARGS',
+  artifacts: 'CONFORM_ARTIFACTS',
 } as const;
 
 const DEFAULT_CASE_TIMEOUT_MS = 60_000;
@@ -92,4 +99,6 @@ export const runEnv: RunEnv = {
   fcRuns: optionalNumber(ENV.fcRuns),
   caseTimeoutMs: optionalNumber(ENV.caseTimeout) ?? DEFAULT_CASE_TIMEOUT_MS,
   clauseIndex: process.env[ENV.clauseIndex] || undefined,
+  replayArgs: JSON.parse(process.env[ENV.replayArgs] || '{}') as Record<string, string>,
+  artifactsDir: process.env[ENV.artifacts] || undefined,
 };

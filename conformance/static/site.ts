@@ -72,19 +72,26 @@ export interface Exit {
 }
 
 const EXIT_WAIT_MS = 30_000;
+/** Once a command expected to end is listening on its port instead, how long it still has to end. */
+const SERVING_GRACE_MS = 1_000;
 
-/** Starts the target expecting it to end by itself (startup errors, --help); gives up after 30 s. */
+/** Starts the target expecting it to end by itself (startup errors, --help). It did not when it is still
+ * running after 30 s, or when it listens on its port and has not ended a second later (it is serving):
+ * then `code` is null and `stderr` says which. */
 export async function runToExit(c: CaseContext, spec: SiteSpec): Promise<Exit> {
   const launched = await c.launch(launchSpec(spec, 'exit'), spec.command ?? c.target.command);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((done) => {
     timer = setTimeout(() => done('timeout'), EXIT_WAIT_MS);
   });
-  const ended = await Promise.race([launched.exited, timeout]);
+  const serving = launched.started.then((how) =>
+    how === 'listening' ? new Promise<'serving'>((done) => setTimeout(() => done('serving'), SERVING_GRACE_MS)) : new Promise<never>(() => {}),
+  );
+  const ended = await Promise.race([launched.exited, timeout, serving]);
   clearTimeout(timer);
-  if (ended === 'timeout') {
-    const stderr = `(still running after ${EXIT_WAIT_MS} ms)\n${launched.stderr()}`;
-    return { code: null, stdout: launched.stdout(), stderr, dir: launched.dir, ports: launched.ports };
+  if (typeof ended === 'string') {
+    const why = ended === 'timeout' ? `still running after ${EXIT_WAIT_MS} ms` : `still running, listening on port ${launched.ports.join(', ')}`;
+    return { code: null, stdout: launched.stdout(), stderr: `(${why})\n${launched.stderr()}`, dir: launched.dir, ports: launched.ports };
   }
   return { code: ended.code, stdout: launched.stdout(), stderr: launched.stderr(), dir: launched.dir, ports: launched.ports };
 }

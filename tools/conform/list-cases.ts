@@ -9,6 +9,6 @@ export async function listCases(catalog: Catalog): Promise<{ cases: CaseResult[]
   const suites = discoverSuites();
   const targets = resolveTargets(suites, []);
   const settings = { only: [], skip: [], list: true, known: NO_KNOWN_FAILURES };
-  const runs = [...(await runSuites(suites, targets, catalog, settings, () => {})).values()];
+  const runs = [...(await runSuites(suites, targets, catalog, settings, () => {})).surfaces.values()];
   return { cases: runs.flatMap((r) => r.results), errors: runs.flatMap((r) => r.harnessErrors) };
 }

@@ -13,15 +13,23 @@ export interface DescribeArg {
   file: string;
 }
 
+export interface TargetEnvArg {
+  surface: string;
+  name: string;
+  value: string;
+}
+
 export interface ConformOptions {
   surfaces: string[];
   targets: TargetArg[];
   describes: DescribeArg[];
+  targetEnv: TargetEnvArg[];
   only: string[];
   skip: string[];
   knownFailing: string | undefined;
   list: boolean;
   reportDir: string;
+  verbose: boolean;
   help: boolean;
 }
 
@@ -35,17 +43,23 @@ Runs the conformance suites against targets and writes reports.
   --target NAME=URL        check the implementation running at URL for surface NAME
   --target NAME=cmd:'CMD'  start CMD for each case; placeholders {port} {config} {dir} {root}
                            (no --target: the surface's reference server)
-  --describe NAME=FILE     a JSON file describing what the target of surface NAME offers (model keys,
-                           capabilities); see the surface's conformance/<surface>/README.md
+  --target-env NAME=VAR=VALUE
+                           set VAR in the environment of surface NAME's target (repeatable)
+  --describe NAME=FILE     a JSON file describing what the target of surface NAME offers (capabilities,
+                           env, aliasCommand, facts such as model keys); see conformance/<surface>/README.md
   --only GLOB              run only cases whose ID matches (repeatable)
   --skip GLOB              skip cases whose ID matches (repeatable)
   --known-failing FILE     YAML list of {glob, reason}: such cases must fail (expected-fail)
   --list                   print every case ID with its clause, run nothing
-  --report-dir DIR         where report.json, junit.xml and report.html go (default ${DEFAULT_REPORT_DIR}/)
+  --report-dir DIR         where report.json, junit.xml, report.html and artifacts/ go (default ${DEFAULT_REPORT_DIR}/)
+  --verbose                print informational outcomes in full (by default one line each)
   --help                   this text
 
-Exit codes: 0 every must-clause case passed; 1 a case failed; 2 usage or target error.
-Replay a property failure: CONFORM_FC_SEED=<seed> CONFORM_FC_PATH=<path> npm run conform -- --only '<id>'`;
+Outcomes: pass, fail, error (the case could not judge its clause: setup refused, answer unreadable, no
+end in time), informational, expected-fail, not-applicable, skipped.
+Exit codes: 0 every must-clause case passed; 1 a case failed, or could not judge a must-clause;
+2 usage error, or a target that never started (the reports are written all the same).
+A property failure prints its replay command (seed, path, surface and target).`;
 
 function parseTarget(raw: string): TargetArg {
   const eq = raw.indexOf('=');
@@ -78,11 +92,13 @@ export function parseOptions(argv: string[]): ConformOptions {
         surface: { type: 'string', multiple: true },
         target: { type: 'string', multiple: true },
         describe: { type: 'string', multiple: true },
+        'target-env': { type: 'string', multiple: true },
         only: { type: 'string', multiple: true },
         skip: { type: 'string', multiple: true },
         'known-failing': { type: 'string' },
         list: { type: 'boolean' },
         'report-dir': { type: 'string' },
+        verbose: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -102,15 +118,22 @@ export function parseOptions(argv: string[]): ConformOptions {
     if (eq <= 0 || eq === raw.length - 1) throw new UsageError(`--describe ${raw}: expected NAME=FILE`);
     return { surface: raw.slice(0, eq), file: raw.slice(eq + 1) };
   });
+  const targetEnv = list('target-env').map((raw) => {
+    const match = /^([^=]+)=([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(raw);
+    if (!match) throw new UsageError(`--target-env ${raw}: expected NAME=VAR=VALUE (surface, variable, value)`);
+    return { surface: match[1]!, name: match[2]!, value: match[3]! };
+  });
   return {
     surfaces: list('surface'),
     targets,
     describes,
+    targetEnv,
     only: list('only'),
     skip: list('skip'),
     knownFailing: v['known-failing'] as string | undefined,
     list: v.list === true,
     reportDir: (v['report-dir'] as string | undefined) ?? DEFAULT_REPORT_DIR,
+    verbose: v.verbose === true,
     help: v.help === true,
   };
 }

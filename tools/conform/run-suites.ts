@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HarnessEvent } from '../../conformance/harness/events.ts';
 import { ENV, type TargetSpec } from '../../conformance/harness/run-env.ts';
+import { killMarked, RUN_MARK } from '../../conformance/harness/sweep.ts';
 import type { Catalog } from '../spec/catalog.ts';
 import type { KnownFailing } from './known-failing.ts';
-import { type CaseResult, caseOutcome } from './outcomes.ts';
+import { type CaseNotes, type CaseResult, caseOutcome } from './outcomes.ts';
 import { COMPILED_CONFIG, compileSuites } from './compile-suites.ts';
 import { longestFirst, recordFileTimes } from './file-times.ts';
 import { runAva } from './run-ava.ts';
@@ -26,6 +27,18 @@ export interface RunSettings {
   skip: string[];
   list: boolean;
   known: KnownFailing;
+  /** Per surface, the options that select it and its target (for replay commands). */
+  replayArgs?: Record<string, string>;
+  /** Where the cases write the files their reproducers refer to. */
+  artifactsDir?: string;
+}
+
+export interface RunOutcome {
+  surfaces: Map<string, SurfaceRun>;
+  /** When the last case ended (ms since the epoch), if any did. */
+  lastCaseEndedAt: number | undefined;
+  /** Processes of the run still alive after ava ended (killed): a case that did not clean up after itself. */
+  leftovers: number;
 }
 
 function readEvents(file: string): HarnessEvent[] {
@@ -47,7 +60,8 @@ export async function runSuites(
   catalog: Catalog,
   settings: RunSettings,
   onCase: (id: string, ok: boolean) => void,
-): Promise<Map<string, SurfaceRun>> {
+): Promise<RunOutcome> {
+  const runMark = `run-${process.pid}-${Date.now().toString(36)}`;
   const scratch = mkdtempSync(join(tmpdir(), 'conform-run-'));
   const eventsFile = join(scratch, 'events.jsonl');
   const clauseIndex = join(scratch, 'clauses.json');
@@ -64,9 +78,14 @@ export async function runSuites(
         [ENV.only]: JSON.stringify(settings.only),
         [ENV.skip]: JSON.stringify(settings.skip),
         [ENV.list]: settings.list ? '1' : '',
+        [ENV.replayArgs]: JSON.stringify(settings.replayArgs ?? {}),
+        ...(settings.artifactsDir ? { [ENV.artifacts]: settings.artifactsDir } : {}),
+        [RUN_MARK]: runMark,
       },
       onCase,
     );
+    // Every process a case started ends with the case; whatever is still marked as the run's did not.
+    const leftovers = killMarked(RUN_MARK, runMark);
     const events = readEvents(eventsFile);
     const runs = new Map<string, SurfaceRun & { launches: number; targetErrors: string[] }>(
       suites.map((s) => [s.surface, { results: [], harnessErrors: [], targetError: undefined, launches: 0, targetErrors: [] }]),
@@ -76,6 +95,13 @@ export async function runSuites(
     const cases = new Map<string, Extract<HarnessEvent, { type: 'case' }>>();
     const fileTimes = new Map<string, number>();
     const repro = new Map<string, string[]>();
+    const notes = new Map<string, CaseNotes>();
+    const notesOf = (id: string): CaseNotes => {
+      const n = notes.get(id) ?? { failedChecks: [], inconclusive: undefined };
+      notes.set(id, n);
+      return n;
+    };
+    let lastCaseEndedAt = 0;
     const surfaceOf = (id: string) => runs.get(cases.get(id)?.surface ?? '');
     for (const e of events) {
       if (e.type === 'case') {
@@ -84,7 +110,11 @@ export async function runSuites(
       } else if (e.type === 'not-applicable') {
         const registered = cases.get(e.id);
         if (registered) cases.set(e.id, { ...registered, status: 'not-applicable', reason: e.reason });
-      } else if (e.type === 'repro') repro.set(e.id, e.lines);
+      } else if (e.type === 'repro') {
+        repro.set(e.id, e.lines);
+        lastCaseEndedAt = Math.max(lastCaseEndedAt, e.endedAt);
+      } else if (e.type === 'check-failed') notesOf(e.id).failedChecks.push(e.message);
+      else if (e.type === 'inconclusive') notesOf(e.id).inconclusive = e.cause;
       else if (e.type === 'launched') {
         const run = surfaceOf(e.id);
         if (run) run.launches++;
@@ -95,8 +125,10 @@ export async function runSuites(
     if (settings.only.length === 0 && settings.skip.length === 0 && !settings.list) recordFileTimes(fileTimes);
     for (const e of cases.values()) {
       const clause = catalog.byId.get(e.clause)!;
-      const { outcome, message } = caseOutcome(e, clause, ava.tap.get(e.id), settings.known);
-      runs.get(e.surface)?.results.push({ id: e.id, clause: e.clause, surface: clause.surface, outcome, message, reproducer: repro.get(e.id) ?? [] });
+      const { outcome, message } = caseOutcome(e, clause, ava.tap.get(e.id), notesOf(e.id), settings.known);
+      runs
+        .get(e.surface)
+        ?.results.push({ id: e.id, clause: e.clause, surface: clause.surface, level: clause.level, outcome, message, reproducer: repro.get(e.id) ?? [] });
     }
     const done = new Map<string, SurfaceRun>();
     for (const [surface, run] of runs) {
@@ -109,7 +141,7 @@ export async function runSuites(
         targetError: run.launches === 0 ? run.targetErrors[0] : undefined,
       });
     }
-    return done;
+    return { surfaces: done, lastCaseEndedAt: lastCaseEndedAt || undefined, leftovers };
   } finally {
     compiled.remove();
     rmSync(scratch, { recursive: true, force: true });

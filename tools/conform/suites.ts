@@ -8,7 +8,7 @@ import { loadReferenceTargets, referenceBackend } from '../../conformance/harnes
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
 import { describeTarget, readDescription } from '../../conformance/harness/target-description.ts';
 import { SURFACES, type Surface } from '../spec/catalog.ts';
-import type { DescribeArg, TargetArg } from './options.ts';
+import type { DescribeArg, TargetArg, TargetEnvArg } from './options.ts';
 import { UsageError } from './usage-error.ts';
 
 const CONFORMANCE_DIR = join(PROJECT_ROOT, 'conformance');
@@ -45,7 +45,7 @@ export function selectSuites(all: Suite[], names: string[]): Suite[] {
 }
 
 /** The target of every selected surface: given with --target, else the reference. */
-export function resolveTargets(suites: Suite[], args: TargetArg[], describes: DescribeArg[] = []): Record<string, TargetSpec> {
+export function resolveTargets(suites: Suite[], args: TargetArg[], describes: DescribeArg[] = [], targetEnv: TargetEnvArg[] = []): Record<string, TargetSpec> {
   const reference = loadReferenceTargets(suites.map((s) => s.surface).filter((s) => !args.some((a) => a.surface === s)));
   for (const arg of args) {
     if (!suites.some((s) => s.surface === arg.surface)) {
@@ -73,6 +73,12 @@ export function resolveTargets(suites: Suite[], args: TargetArg[], describes: De
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
+  }
+  for (const { surface, name, value } of targetEnv) {
+    const target = targets[surface];
+    if (!target) throw new UsageError(`--target-env ${surface}=…: no suite selected for surface ${surface}`);
+    if (target.kind !== 'cmd') throw new UsageError(`--target-env ${surface}=…: the target is a URL; only a started command gets an environment`);
+    targets[surface] = { ...target, env: { ...target.env, [name]: value } };
   }
   return targets;
 }

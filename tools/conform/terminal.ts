@@ -1,13 +1,18 @@
-// What the runner prints: progress per surface, each failure with its clause, paraphrase, expected vs
-// actual and reproducer, then a summary table.
+// What the runner prints: progress per surface, each failure and error with its clause, paraphrase, target,
+// what went wrong and a reproducer; informational outcomes (in full with --verbose); then per surface the
+// conformance figure beside coverage, and the totals.
 import type { Clause } from '../spec/catalog.ts';
-import type { SurfaceCoverage } from '../spec/coverage.ts';
-import type { CaseResult } from './outcomes.ts';
+import type { SurfaceStanding } from './clause-status.ts';
+import { type CaseResult, failsRun } from './outcomes.ts';
 import type { Summary } from './report-json.ts';
 
 const write = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
+
+/** A reproducer longer than this shows its setup lines and its last lines; report.json has it whole. */
+const REPRO_SHOWN = 24;
+const REPRO_TAIL = 14;
 
 export class Progress {
   #count = 0;
@@ -37,46 +42,70 @@ function indent(text: string, prefix = '    '): string {
     .join('\n');
 }
 
-export function printFailures(results: CaseResult[], clauses: Map<string, Clause>): void {
-  const failures = results.filter((r) => r.outcome === 'fail');
-  for (const r of failures) {
-    const clause = clauses.get(r.clause);
-    write();
-    write(`FAIL ${r.id}`);
-    write(`  clause ${r.clause} (${clause?.level}): ${clause?.text ?? ''}`);
-    if (r.message) write(indent(r.message));
-    if (r.reproducer.length > 0) {
-      write('  reproduce:');
-      write(indent(r.reproducer.join('\n')));
-    }
+/** The reproducer as shown: whole when short; else the setup (comment lines) and the last steps. */
+function shownReproducer(lines: string[], reportFile: string): string[] {
+  if (lines.length <= REPRO_SHOWN) return lines;
+  const setup = lines.slice(0, -REPRO_TAIL).filter((l) => l.startsWith('#')).slice(0, REPRO_SHOWN - REPRO_TAIL);
+  const left = lines.length - REPRO_TAIL - setup.length;
+  return [...setup, `# (${left} earlier steps: see "reproducer" of this case in ${reportFile})`, ...lines.slice(-REPRO_TAIL)];
+}
+
+const HEADING: Partial<Record<CaseResult['outcome'], string>> = {
+  fail: 'FAIL',
+  error: 'ERROR',
+  informational: 'INFO',
+  'expected-fail': 'XFAIL',
+};
+
+function printCase(r: CaseResult, clause: Clause | undefined, target: string, reportFile: string): void {
+  const notJudged = r.outcome === 'error' ? (failsRun(r) ? ' — could not judge (fails the run)' : ' — could not judge (not a must-clause)') : '';
+  write();
+  write(`${HEADING[r.outcome] ?? r.outcome.toUpperCase()} ${r.id}${notJudged}`);
+  write(`  clause ${r.clause} (${clause?.level}): ${clause?.text ?? ''}`);
+  if (clause?.reference) write(`  reference chose: ${clause.reference}`);
+  write(`  target: ${target}`);
+  if (r.message) write(indent(r.message));
+  if (r.reproducer.length > 0) {
+    write('  reproduce:');
+    write(indent(shownReproducer(r.reproducer, reportFile).join('\n')));
   }
 }
 
-export function printSummary(
-  bySurface: Map<string, CaseResult[]>,
-  summary: Summary,
-  cov: SurfaceCoverage[],
-): void {
-  const head = ['surface', 'pass', 'fail', 'info', 'xfail', 'n/a', 'skip', 'must covered'];
-  const rows = [...bySurface].map(([surface, rs]) => {
+export interface PrintOptions {
+  verbose: boolean;
+  reportFile: string;
+}
+
+/** Failures and errors in full; informational outcomes in full with --verbose, else one line each. */
+export function printOutcomes(results: CaseResult[], clauses: Map<string, Clause>, targets: Record<string, string>, options: PrintOptions): void {
+  const full = results.filter((r) => r.outcome === 'fail' || r.outcome === 'error' || (options.verbose && (r.outcome === 'informational' || r.outcome === 'expected-fail')));
+  for (const r of full) printCase(r, clauses.get(r.clause), targets[r.surface] ?? '', options.reportFile);
+  const brief = options.verbose ? [] : results.filter((r) => r.outcome === 'informational');
+  if (brief.length > 0) {
+    write();
+    write(`informational (the target differs from the reference's choice where the documents leave room; --verbose for details):`);
+    for (const r of brief) write(`  ${r.id}: ${r.message.split('\n')[0]?.slice(0, 160) ?? ''}`);
+  }
+}
+
+export function printSummary(bySurface: Map<string, CaseResult[]>, summary: Summary, standings: SurfaceStanding[]): void {
+  const head = ['surface', 'pass', 'fail', 'error', 'info', 'xfail', 'n/a', 'skip', 'must-clauses passed', 'covered'];
+  const rows = standings.map((s) => {
+    const rs = bySurface.get(s.surface) ?? [];
     const n = (o: CaseResult['outcome']): string => String(rs.filter((r) => r.outcome === o).length);
-    const c = cov.find((x) => x.surface === surface);
-    return [surface, n('pass'), n('fail'), n('informational'), n('expected-fail'), n('not-applicable'), n('skipped'), c ? `${c.mustCovered}/${c.must}` : ''];
+    const pct = s.must === 0 ? 100 : Math.floor((100 * s.mustPassed) / s.must);
+    return [s.surface, n('pass'), n('fail'), n('error'), n('informational'), n('expected-fail'), n('not-applicable'), n('skipped'), `${s.mustPassed}/${s.must} (${pct}%)`, `${s.mustCovered}/${s.must}`];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   write();
   write(line(head));
   for (const r of rows) write(line(r));
+  write('(must-clauses passed: every case of the clause that ran passed; covered: the clause has a case)');
   write();
-  write('catalog coverage (must-clauses with at least one case):');
-  for (const c of cov) {
-    const pct = c.must === 0 ? 0 : Math.floor((100 * c.mustCovered) / c.must);
-    write(`  ${c.surface.padEnd(16)} ${String(c.clauses).padStart(4)} clauses  ${String(c.mustCovered).padStart(4)}/${c.must} must (${pct}%)`);
-  }
-  write();
+  const errors = summary.errors === summary.mustErrors ? `${summary.errors}` : `${summary.errors} (${summary.mustErrors} on must-clauses)`;
   write(
-    `passed ${summary.passed}, failed ${summary.failed}, informational ${summary.informational}, expected-fail ${summary.expectedFail}, not-applicable ${summary.notApplicable}, skipped ${summary.skipped}`,
+    `passed ${summary.passed}, failed ${summary.failed}, error ${errors}, informational ${summary.informational}, expected-fail ${summary.expectedFail}, not-applicable ${summary.notApplicable}, skipped ${summary.skipped}`,
   );
 }
 
