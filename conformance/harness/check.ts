@@ -86,7 +86,11 @@ class Deadline {
 async function runCase(t: ExecutionContext, id: string, surface: string, target: TargetSpec, options: CaseOptions, fn: CaseFn): Promise<void> {
   const timeoutMs = options.timeoutMs ?? runEnv.caseTimeoutMs;
   let failedChecks = 0;
+  let over = false;
   const checks = recordingChecks(t, (message) => {
+    // A case stopped by its time limit may still run on in the background (its targets stopped under it):
+    // what it checks then is not its verdict.
+    if (over) return;
     failedChecks++;
     emit({ type: 'check-failed', id, message });
     deadline.shorten(CHECKS_GRACE_MS);
@@ -124,6 +128,7 @@ async function runCase(t: ExecutionContext, id: string, surface: string, target:
     }
     throw err;
   } finally {
+    over = true;
     deadline.clear();
   }
 }

@@ -91,8 +91,14 @@ async function main(argv: string[]): Promise<number> {
   if (run.leftovers > 0) {
     console.error(`harness warning: ${run.leftovers} process(es) started by cases were still running after every case ended; they were killed`);
   }
-  const states = clauseStates(catalog, results);
-  const standing = standings(states, targetNames);
+  // A surface whose every case was filtered out did not take part: it gets no standing (no 0%).
+  const inRun = Object.fromEntries(Object.entries(targetNames).filter(([surface]) => bySurface.get(surface)?.some((r) => r.outcome !== 'skipped')));
+  const shown = Object.keys(inRun).length > 0 ? inRun : targetNames;
+  const states = clauseStates(
+    catalog,
+    results.filter((r) => r.surface in shown),
+  );
+  const standing = standings(states, shown);
   const timing = {
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),

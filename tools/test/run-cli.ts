@@ -1,6 +1,6 @@
 // Runs the project's own commands as a user would, for the project tests.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
@@ -35,6 +35,15 @@ export function runScript(script: string, args: string[], env: Record<string, st
   });
 }
 
+const made: string[] = [];
+// The project's tests leave no folders behind either.
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh folder, removed when the test process ends. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'conform-test-'));
+  const dir = mkdtempSync(join(tmpdir(), 'conform-test-'));
+  made.push(dir);
+  return dir;
 }

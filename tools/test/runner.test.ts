@@ -16,6 +16,8 @@ const USAGE_ERRORS: [string, string[], RegExp][] = [
   ['an unknown surface', ['--surface', 'nope'], /unknown surface/],
   ['a surface without a suite', ['--surface', 'recipes'], /no suite yet/],
   ['a target for a surface not selected', ['--surface', 'static', '--target', 'recipes=http://127.0.0.1:1'], /no suite selected/],
+  ['a malformed --target-env', ['--target-env', 'static=no-value'], /NAME=VAR=VALUE/],
+  ['--target-env for a URL target', ['--surface', 'static', '--target', 'static=http://127.0.0.1:1', '--target-env', 'static=A=b'], /only a started command/],
   ['a known-failing entry without reason', ['--known-failing', 'tools/test/fixtures/known-failing-no-reason.yaml'], /non-empty "reason"/],
 ];
 
@@ -36,7 +38,7 @@ test('conform --help documents the public options and exit codes', async (t) => 
 });
 
 test.serial('conform --list prints every case with its clause and runs nothing', async (t) => {
-  const run = await runTool('conform', ['--list']);
+  const run = await runTool('conform', ['--list', '--surface', 'static']);
   t.is(run.code, 0, run.stderr);
   t.regex(run.stdout, /^static\/health\/default-path\/serves-health-object +static\/health\/default-path$/m);
   t.notRegex(run.stdout, /^passed \d+/m, 'list mode printed a run summary');
@@ -49,10 +51,63 @@ test.serial('an unreachable URL target is a target error (exit 2)', async (t) =>
   t.regex(run.stderr, /not reachable/);
 });
 
-test.serial('a command target that never starts is a target error showing its stderr (exit 2)', async (t) => {
-  const run = await runTool('conform', ['--target', "static=cmd:sh -c 'echo boom-from-target >&2; exit 3'", '--only', HEALTH]);
+test.serial('a command target that never starts: its cases are errors with its stderr, the reports are written (exit 2)', async (t) => {
+  const dir = tempDir();
+  const run = await runTool('conform', ['--surface', 'static', '--target', "static=cmd:sh -c 'echo boom-from-target >&2; exit 3'", '--only', HEALTH, '--report-dir', dir]);
   t.is(run.code, 2);
   t.regex(run.stderr, /boom-from-target/);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+  const ran = report.results.filter((r) => r.outcome !== 'skipped');
+  t.true(ran.length > 0);
+  t.deepEqual([...new Set(ran.map((r) => r.outcome))], ['error']);
+  t.true(ran.every((r) => /exited before listening[\s\S]*boom-from-target/.test(r.message)), ran[0]?.message);
+  t.true(ran.every((r) => r.target === "cmd:sh -c 'echo boom-from-target >&2; exit 3'"));
+  t.is(report.summary.mustErrors, ran.length);
+  execFileSync('xmllint', ['--noout', '--schema', join(PROJECT_ROOT, 'tools/test/junit.xsd'), join(dir, 'junit.xml')]);
+  t.regex(readFileSync(join(dir, 'junit.xml'), 'utf8'), /<error message="could not judge: must: [^"]*" type="inconclusive">could not judge the clause: target exited before listening/);
+  t.regex(run.stdout, /^ERROR static\/health\/\S+ — could not judge \(fails the run\)$/m);
+});
+
+const FAULTY = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/faulty/faulty-static.mjs')}`;
+
+test.serial('every failed check of a case is reported, not only the first', async (t) => {
+  const dir = tempDir();
+  const run = await runTool('conform', ['--surface', 'static', '--target', FAULTY, '--target-env', 'static=FAULTS=health-body', '--only', 'static/health/body-uptime/**', '--report-dir', dir]);
+  t.is(run.code, 1);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+  const [uptime] = report.results.filter((r) => r.outcome === 'fail');
+  // Two calls, each answering uptime as a string: two failed checks.
+  t.regex(uptime?.message ?? '', /1 more failed check:\n- t\.is\(\)/);
+});
+
+test.serial('a property failure prints a replay command that names its surface and target, and replays it', async (t) => {
+  const dir = tempDir();
+  const id = 'static/redirects/default-status-301/any-valid-rule-set';
+  const run = await runTool('conform', ['--surface', 'static', '--target', FAULTY, '--target-env', 'static=FAULTS=redirect-status', '--only', id, '--report-dir', dir]);
+  t.is(run.code, 1);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+  const replay = report.results.find((r) => r.id === id)?.reproducer.find((l) => l.startsWith('CONFORM_FC_SEED=')) ?? '';
+  t.true(replay.includes(`--surface static --target '${FAULTY}' --target-env static=FAULTS=redirect-status --only '${id}'`), replay);
+  // As printed, from the project folder: the same failure again.
+  const again = await new Promise<number | null>((resolve) => {
+    const child = spawn('/bin/sh', ['-c', `${replay} --report-dir ${dir}/replay`], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    child.on('close', resolve);
+  });
+  t.is(again, 1);
+  const replayed = JSON.parse(readFileSync(join(dir, 'replay', 'report.json'), 'utf8')) as JsonReport;
+  t.is(replayed.results.find((r) => r.id === id)?.outcome, 'fail');
+});
+
+test.serial('informational outcomes: one line each, in full with --verbose', async (t) => {
+  const hostile = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/hostile/hostile-static.mjs')}`;
+  const only = ['--only', 'static/config/ready-line/**'];
+  const brief = await runTool('conform', ['--surface', 'static', '--target', hostile, ...only, '--report-dir', tempDir()]);
+  const verbose = await runTool('conform', ['--surface', 'static', '--target', hostile, ...only, '--report-dir', tempDir(), '--verbose']);
+  t.is(brief.code, 0, brief.stdout);
+  t.regex(brief.stdout, /^informational .*\n {2}static\/config\/ready-line\/\S+: /m);
+  t.notRegex(brief.stdout, /^INFO /m);
+  t.is(verbose.code, 0);
+  t.regex(verbose.stdout, /^INFO static\/config\/ready-line\/\S+\n {2}clause static\/config\/ready-line \(unspecified\): .*\n {2}reference chose: .*\n {2}target: cmd:node /m);
 });
 
 test.serial('a URL target runs what needs no launch; the rest is not-applicable', async (t) => {
@@ -65,7 +120,7 @@ test.serial('a URL target runs what needs no launch; the rest is not-applicable'
   t.teardown(() => server.kill());
   await new Promise((r) => setTimeout(r, 1500));
   const reports = tempDir();
-  const run = await runTool('conform', ['--target', `static=http://127.0.0.1:${port}`, '--only', 'static/health/**', '--report-dir', reports]);
+  const run = await runTool('conform', ['--surface', 'static', '--target', `static=http://127.0.0.1:${port}`, '--only', 'static/health/**', '--report-dir', reports]);
   const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
   t.is(run.code, 0, run.stdout.slice(-3000));
   t.true(report.summary.notApplicable > 0);
@@ -78,8 +133,8 @@ test.serial('known-failing: a listed failure is expected-fail (exit 0), a listed
   writeFileSync(list, "- glob: 'static/health/body-status/**'\n  reason: the faulty target says OK\n");
   const faulty = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/faulty/faulty-static.mjs')}`;
   const only = ['--only', 'static/health/body-status/**'];
-  const expected = await runTool('conform', ['--target', faulty, ...only, '--known-failing', list, '--report-dir', dir], { FAULTS: 'health-body' });
-  const stale = await runTool('conform', [...only, '--known-failing', list, '--report-dir', dir]);
+  const expected = await runTool('conform', ['--surface', 'static', '--target', faulty, '--target-env', 'static=FAULTS=health-body', ...only, '--known-failing', list, '--report-dir', dir]);
+  const stale = await runTool('conform', ['--surface', 'static', ...only, '--known-failing', list, '--report-dir', dir]);
   t.is(expected.code, 0, expected.stdout);
   t.regex(expected.stdout, /expected-fail 1/);
   t.is(stale.code, 1);

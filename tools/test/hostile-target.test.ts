@@ -1,0 +1,52 @@
+// A run cleans up after itself, whatever the target does. The hostile static server
+// (tools/test/hostile/hostile-static.mjs) ignores every start-up error and every signal but SIGKILL, and
+// leaves processes behind it, one in its process group and one in a session of its own. The static suite
+// against it must end within twice the time it takes against the reference (measured side by side, here),
+// within seconds of its last case, and leave no process and no case folder behind.
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { marked } from '../../conformance/harness/sweep.ts';
+import type { JsonReport } from '../conform/report-json.ts';
+import { runTool, tempDir } from './run-cli.ts';
+
+const HOSTILE = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/hostile/hostile-static.mjs')}`;
+/** How long after its last case a run may take to end: stopping targets is part of the cases. */
+const TAIL_MS = 5_000;
+
+const caseFolders = (): string[] => readdirSync(tmpdir()).filter((name) => /^conform-(?!test-)/.test(name));
+
+async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = Date.now();
+  const value = await work;
+  return { value, ms: Date.now() - start };
+}
+
+test('the static suite against a hostile target ends in time and leaves nothing behind', async (t) => {
+  const before = new Set(caseFolders());
+  const mark = `hostile-${process.pid}-${Date.now()}`;
+  const reference = await timed(runTool('conform', ['--surface', 'static', '--report-dir', tempDir()]));
+  const reports = tempDir();
+  const hostile = await timed(
+    runTool('conform', ['--surface', 'static', '--target', HOSTILE, '--target-env', `static=HOSTILE_MARK=${mark}`, '--report-dir', reports]),
+  );
+  const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
+  t.log(`reference ${reference.ms} ms, hostile ${hostile.ms} ms (${(hostile.ms / reference.ms).toFixed(2)}×)`);
+  t.is(reference.value.code, 0, reference.value.stdout.slice(-2000));
+  // Judged, not merely stopped: the hostile server breaks most rules.
+  t.is(hostile.value.code, 1, hostile.value.stderr);
+  t.true(report.summary.failed > report.summary.errors, `failed ${report.summary.failed}, errors ${report.summary.errors}`);
+  t.true(hostile.ms <= 2 * reference.ms, `the run against the hostile target took ${hostile.ms} ms, the reference's ${reference.ms} ms`);
+  const tail = Date.parse(report.timing.endedAt) - Date.parse(report.timing.lastCaseEndedAt ?? report.timing.endedAt);
+  t.true(tail <= TAIL_MS, `the run ended ${tail} ms after its last case`);
+  // Each case stopped what it started: the run's own final sweep found nothing.
+  t.notRegex(hostile.value.stderr, /harness warning: \d+ process/);
+  t.deepEqual(marked('HOSTILE_MARK', mark), [], 'processes of the hostile target still running');
+  t.deepEqual(
+    caseFolders().filter((f) => !before.has(f)),
+    [],
+    'case folders left in the temporary directory',
+  );
+});
