@@ -7,8 +7,8 @@ import { check } from '../harness/check.ts';
 import { freePorts, releasePorts } from '../harness/free-ports.ts';
 import { codeName } from '../harness/grpc-client.ts';
 import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
-import { carries, HANG, markedHandler, requestBody } from './exchanges.ts';
-import { callRoute, errorCode, GATEWAY, gateway, route, sharedGateway, sharedStub, shown } from './target.ts';
+import { carries, HANG, markedHandler, requestFields } from './exchanges.ts';
+import { callRoute, errorCode, GATEWAY, gateway, route, routeRequest, sharedGateway, sharedStub, shown, succeeded } from './target.ts';
 
 /** The reference's table (catalog translate-web/errors/status-mapping). */
 const HTTP_STATUS: Record<number, number> = {
@@ -44,7 +44,7 @@ const detect = route('detect');
 check('translate-web/errors/status-mapping/every-grpc-code-on-its-http-status', GATEWAY, async (t, c) => {
   const s = await sharedStub('errors', refusing);
   const g = await sharedGateway(c, 'errors', { grpcUrl: s.address });
-  const answers = await Promise.all(Object.keys(HTTP_STATUS).map(async (code) => [Number(code), await callRoute(g.http, detect, { text: `code=${code} ${c.id}` })] as const));
+  const answers = await Promise.all(Object.keys(HTTP_STATUS).map(async (code) => [Number(code), await callRoute(c, g.http, detect, { text: `code=${code} ${c.id}` })] as const));
   const got = Object.fromEntries(answers.map(([code, res]) => [codeName(code), `${res.status} ${errorCode(res)}`]));
   const want = Object.fromEntries(answers.map(([code]) => [codeName(code), `${HTTP_STATUS[code]} ${codeName(code)}`]));
   t.deepEqual(got, want);
@@ -53,7 +53,7 @@ check('translate-web/errors/status-mapping/every-grpc-code-on-its-http-status', 
 check('translate-web/errors/body/json-error-with-code-and-the-status-message', GATEWAY, async (t, c) => {
   const s = await sharedStub('errors', refusing);
   const g = await sharedGateway(c, 'errors', { grpcUrl: s.address });
-  const res = await callRoute(g.http, detect, { text: `code=${status.PERMISSION_DENIED} ${c.id}` });
+  const res = await callRoute(c, g.http, detect, { text: `code=${status.PERMISSION_DENIED} ${c.id}` });
   t.regex(String(res.headers['content-type']), /^application\/json/);
   t.deepEqual(res.json(), { error: { code: 'PERMISSION_DENIED', message: MESSAGE } });
 });
@@ -62,7 +62,7 @@ check('translate-web/errors/deadline-exceeded/504-when-the-deadline-passes', GAT
   const s = await sharedStub('errors', refusing);
   const g = await gateway(c, { grpcUrl: s.address, env: { TRANSLATE_TIMEOUT_MS: '300' } });
   const started = Date.now();
-  const res = await callRoute(g.http, route('translate'), requestBody(route('translate'), `${HANG} ${c.id}`));
+  const res = await callRoute(c, g.http, route('translate'), requestFields(route('translate'), `${HANG} ${c.id}`));
   const elapsed = Date.now() - started;
   t.is(res.status, 504, shown(res));
   t.is(errorCode(res), 'DEADLINE_EXCEEDED', shown(res));
@@ -73,26 +73,26 @@ check('translate-web/errors/service-unavailable/503-then-recovers-when-the-servi
   const [port] = await freePorts(1);
   c.defer(() => releasePorts([port!]));
   const g = await gateway(c, { grpcUrl: `127.0.0.1:${port}` });
-  const down = await callRoute(g.http, detect, { text: `down ${c.id}` });
+  const down = await callRoute(c, g.http, detect, { text: `down ${c.id}` });
   t.is(down.status, 503, shown(down));
   t.is(errorCode(down), 'UNAVAILABLE', shown(down));
   const service = await new GrpcStub(markedHandler).listen(port);
   c.defer(() => service.close());
   c.note(`# a gRPC stub now listens at 127.0.0.1:${port}`);
   // The gateway may wait out a reconnection backoff: a few seconds are allowed.
-  let up = await callRoute(g.http, detect, { text: `up ${c.id}` });
-  for (const until = Date.now() + 10_000; up.status !== 200 && Date.now() < until; ) {
+  let up = await callRoute(c, g.http, detect, { text: `up ${c.id}` });
+  for (const until = Date.now() + 10_000; !succeeded(up) && Date.now() < until; ) {
     await new Promise((r) => setTimeout(r, 250));
-    up = await callRoute(g.http, detect, { text: `up ${c.id}` });
+    up = await callRoute(c, g.http, detect, { text: `up ${c.id}` });
   }
-  t.is(up.status, 200, `10 s after the service came back: ${shown(up)}`);
+  t.true(succeeded(up), `10 s after the service came back: ${shown(up)}`);
 });
 
 check('translate-web/errors/client-disconnect/cancels-the-call', GATEWAY, async (t, c) => {
   const s = await sharedStub('errors', refusing);
   const g = await sharedGateway(c, 'errors', { grpcUrl: s.address });
   const marker = `${HANG} ${c.id}`;
-  const request = g.http.abortable({ method: 'POST', path: detect.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: marker }) });
+  const request = g.http.abortable(await routeRequest(c, detect, { text: marker }));
   const call = await s.waitForCall((x) => carries(x, marker));
   // The browser goes away before any answer: its connection closes.
   request.abort();

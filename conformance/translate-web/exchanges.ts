@@ -1,20 +1,23 @@
 // What the cases send each route and what the stub answers each RPC. A request carries a marker of the case's
 // own (in its text, its JSON or its audio bytes), so a stub shared by a test file can tell the calls apart
-// and answer a marked one differently (late, never, with a status). Each canned response has a signature: a
-// value that can only reach the HTTP body from that response.
+// and answer a marked one differently (late, never, with a status). Each canned response has signatures:
+// values that can only reach the HTTP answer from that response, in whatever form the gateway chose (any JSON
+// shape, plain text, the audio itself or in base64/hex, a header).
 import { create, type DescMessage, type JsonValue, toBinary, toJson } from '@bufbuild/protobuf';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { type StubAnswer, type StubHandler, later, type RecordedCall } from '../harness/grpc-stub.ts';
+import type { HttpResponse } from '../harness/http-client.ts';
+import type { RpcFields } from './body-mapping.ts';
 import type { Route, Rpc } from './target.ts';
 
 const M = TranslateService.method;
 
-/** The JSON body of a route's request carrying `marker` (the protobuf JSON mapping); none for GET. */
-export function requestBody(r: Route, marker: string): Record<string, unknown> | undefined {
-  const audio = Buffer.from(`RIFF ${marker}`).toString('base64');
+/** The RPC fields of a route's request carrying `marker`: only what the RPC needs to mean the request. */
+export function requestFields(r: Route, marker: string): RpcFields {
+  const audio = new Uint8Array(Buffer.from(`RIFF ${marker}`));
   switch (r.name) {
     case 'capabilities':
-      return undefined;
+      return {};
     case 'translate':
       return { text: marker, targetLanguage: 'es' };
     case 'detect':
@@ -22,36 +25,54 @@ export function requestBody(r: Route, marker: string): Record<string, unknown> |
     case 'localize':
       return { json: JSON.stringify({ greeting: marker }), sourceLanguage: 'en', targetLanguage: 'es' };
     case 'transcribe':
-      return { audioData: audio, language: 'en' };
+      return { audioData: audio };
     case 'translate-audio':
-      return { audioData: audio, sourceLanguage: 'en', targetLanguage: 'es' };
+      return { audioData: audio, targetLanguage: 'es' };
     case 'synthesize':
       return { text: marker, language: 'en' };
     default:
-      throw new Error(`no request body for route ${r.name}`);
+      throw new Error(`no request for route ${r.name}`);
   }
 }
 
 const TEXT = 'Antwort vom Stub';
-const WAV = new Uint8Array(Buffer.from('RIFF stub audio'));
+const SYNTHESIZED = new Uint8Array(Buffer.from('RIFF synthesized by the stub'));
+const TRANSLATED_SPEECH = new Uint8Array(Buffer.from('RIFF the stub translated speech'));
+
+/** Audio in the forms a gateway may give it: the bytes themselves, base64 (padded or not), base64url, hex. */
+const audioForms = (bytes: Uint8Array): Buffer[] => {
+  const b = Buffer.from(bytes);
+  return [b, b.toString('base64').replace(/=+$/, ''), b.toString('base64url'), b.toString('hex')].map((x) => Buffer.from(x));
+};
 
 interface Canned {
   init: Record<string, unknown>;
-  /** A value of this response that the HTTP body must show (in whatever JSON shape). */
-  signature: string;
+  /** Values of this response, any one of which the HTTP answer must show. */
+  signatures: Buffer[];
 }
 
+const text = (...values: string[]): Buffer[] => values.map((v) => Buffer.from(v));
+
 const CANNED = new Map<string, Canned>([
-  [M.getCapabilities.name, { init: { availableVoices: ['stub-voice'], availableModels: ['stub-model'], sttAvailable: true }, signature: 'stub-voice' }],
-  [M.translateText.name, { init: { translatedText: `${TEXT} (text)`, detectedLanguage: 'de', modelUsed: 'stub-model' }, signature: `${TEXT} (text)` }],
-  [M.detectLanguage.name, { init: { language: 'x-stub-detected', probability: 0.125 }, signature: 'x-stub-detected' }],
-  [M.translateLocalization.name, { init: { json: '{"greeting":"Antwort (localize)"}', stringsTranslated: 7 }, signature: 'Antwort (localize)' }],
+  [
+    M.getCapabilities.name,
+    { init: { availableVoices: ['x-stub-voice'], availableModels: ['x-stub-capabilities-model'], sttAvailable: true }, signatures: text('x-stub-voice', 'x-stub-capabilities-model') },
+  ],
+  [M.translateText.name, { init: { translatedText: `${TEXT} (text)`, detectedLanguage: 'de', modelUsed: 'x-stub-model' }, signatures: text(`${TEXT} (text)`) }],
+  [M.detectLanguage.name, { init: { language: 'x-stub-detected', probability: 0.125 }, signatures: text('x-stub-detected') }],
+  [M.translateLocalization.name, { init: { json: '{"greeting":"Antwort (localize)"}', stringsTranslated: 7 }, signatures: text('Antwort (localize)') }],
   [
     M.transcribeAudio.name,
-    { init: { segments: [{ text: `${TEXT} (heard)`, startTime: 0.5, endTime: 1.25 }], detectedLanguage: 'de', fullText: `${TEXT} (heard)` }, signature: `${TEXT} (heard)` },
+    { init: { segments: [{ text: `${TEXT} (heard)`, startTime: 0.5, endTime: 1.25 }], detectedLanguage: 'de', fullText: `${TEXT} (heard)` }, signatures: text(`${TEXT} (heard)`) },
   ],
-  [M.translateAudio.name, { init: { translatedAudio: WAV, transcription: 'gehört', translatedText: `${TEXT} (speech)`, sampleRate: 12345 }, signature: `${TEXT} (speech)` }],
-  [M.synthesizeSpeech.name, { init: { audioData: WAV, sampleRate: 23456 }, signature: '23456' }],
+  [
+    M.translateAudio.name,
+    {
+      init: { translatedAudio: TRANSLATED_SPEECH, transcription: 'gehört', translatedText: `${TEXT} (speech)`, sampleRate: 12345 },
+      signatures: [...text(`${TEXT} (speech)`), ...audioForms(TRANSLATED_SPEECH)],
+    },
+  ],
+  [M.synthesizeSpeech.name, { init: { audioData: SYNTHESIZED, sampleRate: 23456 }, signatures: [...text('23456'), ...audioForms(SYNTHESIZED)] }],
 ]);
 
 function canned(rpc: { name: string }): Canned {
@@ -60,8 +81,27 @@ function canned(rpc: { name: string }): Canned {
   return found;
 }
 
-/** What only the canned response of `rpc` puts into an HTTP body. */
-export const signatureOf = (rpc: Rpc): string => canned(rpc).signature;
+/** The first signature of `rpc`'s canned response, as text (for messages, and for pages showing it). */
+export const signatureOf = (rpc: Rpc): string => canned(rpc).signatures[0]!.toString('utf8');
+
+/** Every string and number a JSON value holds (what a JSON body shows, escapes decoded). */
+function leaves(value: unknown): string[] {
+  if (typeof value === 'string' || typeof value === 'number') return [String(value)];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, v]) => [key, ...leaves(v)]);
+}
+
+/** Whether the HTTP answer shows `rpc`'s canned response: a signature in its body (raw, or among the values
+ * of a JSON body) or in a header. */
+export function shows(res: HttpResponse, rpc: Rpc): boolean {
+  const places = [res.body, Buffer.from(Object.values(res.headers).flat().join('\n'))];
+  try {
+    places.push(Buffer.from(leaves(JSON.parse(res.text)).join('\n')));
+  } catch {
+    // Not JSON: the raw body is what it shows.
+  }
+  return canned(rpc).signatures.some((signature) => places.some((place) => place.includes(signature)));
+}
 
 /** The canned response of `rpc` in the protobuf JSON mapping, every field included. */
 export function cannedJson(rpc: Rpc): JsonValue {

@@ -35,8 +35,14 @@ export interface PageDescription {
 export function pageDescription(): PageDescription {
   const page = target?.description?.page as PageDescription | undefined;
   if (!page) throw new Error('translate-web: the target description has no "page" (capability client-page)');
+  for (const name of ['translate', 'detect', 'synthesize'] as const) {
+    if (typeof page[name]?.submit !== 'string') throw new Error(`translate-web: the target description's page has no ${name} form with a submit selector`);
+  }
   return page;
 }
+
+/** How long a step on the page (a click, a fill) may wait for its element. */
+const STEP_TIMEOUT_MS = 10_000;
 
 let browser: Promise<Browser> | undefined;
 
@@ -50,6 +56,8 @@ export interface ApiRequest {
   status: number;
   /** When the page sent it. */
   at: number;
+  /** When its answer came (0: not yet). */
+  answeredAt: number;
 }
 
 export interface OpenedPage {
@@ -61,38 +69,70 @@ export interface OpenedPage {
 
 /** The page of the gateway at `url` in a fresh browser context, closed when the case ends. */
 export async function openPage(c: CaseContext, url: string): Promise<OpenedPage> {
-  const form = pageDescription();
+  const form = await c.need('the page description', () => pageDescription());
   browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'] });
   const context = await (await browser).newContext();
   c.defer(() => context.close());
   const page = await context.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT_MS);
   const requests: ApiRequest[] = [];
   const sent = new Map<object, ApiRequest>();
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
     if (!path.startsWith('/api/')) return;
-    const entry = { path, status: 0, at: Date.now() };
+    const entry = { path, status: 0, at: Date.now(), answeredAt: 0 };
     requests.push(entry);
     sent.set(request, entry);
   });
   page.on('response', (response) => {
     const entry = sent.get(response.request());
-    if (entry) entry.status = response.status();
+    if (entry) {
+      entry.status = response.status();
+      entry.answeredAt = Date.now();
+    }
   });
   const address = new URL(form.path, url).href;
   c.note(`# page: ${address} in Chromium (${CHROMIUM_PATH})`);
-  await page.goto(address);
+  await c.need(`loading the page ${address}`, page.goto(address));
   return { page, requests, form };
 }
 
-/** Fills the form's fields (by role) and submits it. */
-export async function submit(page: Page, form: PageForm, values: Record<string, string>): Promise<void> {
-  for (const [role, value] of Object.entries(values)) {
-    const selector = form[role];
-    if (!selector) throw new Error(`the page description has no ${role} field for this form`);
-    await page.fill(selector, value);
+/** Fills the form's fields (by role: a text field, or a select by option value) and submits it. A role the
+ * description leaves out is not filled (the page's own value stands), except `text`. */
+export async function submit(c: CaseContext, page: Page, form: PageForm, values: Record<string, string>): Promise<void> {
+  await c.need(`filling and submitting the form with submit button ${form.submit}`, async () => {
+    for (const [role, value] of Object.entries(values)) {
+      const selector = form[role];
+      if (!selector) {
+        if (role === 'text') throw new Error('the page description has no text field for this form');
+        continue;
+      }
+      const tag = await page.$eval(selector, (element) => element.tagName);
+      if (tag === 'SELECT') await page.selectOption(selector, value);
+      else await page.fill(selector, value);
+    }
+    await page.click(form.submit);
+  });
+}
+
+/** How long the page may stay quiet (no request to its route under way or sent) before a case stops
+ * waiting for an answer it shows; and the longest wait in all. */
+const QUIET_MS = 15_000;
+const ANSWER_LIMIT_MS = 70_000;
+
+/** The text of `selector` once it includes `expected`; or, when the page has gone quiet on `path` (its
+ * last request answered QUIET_MS ago) or ANSWER_LIMIT_MS passed, what it shows then. */
+export async function answerShown(page: Page, selector: string, expected: string, requests: ApiRequest[], path: string): Promise<string> {
+  const read = async () => (await page.evaluate((s) => document.querySelector(s)?.textContent ?? '', selector).catch(() => '')).trim();
+  const started = Date.now();
+  for (const until = started + ANSWER_LIMIT_MS; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const text = await read();
+    if (text.includes(expected)) return text;
+    const mine = requests.filter((r) => r.path === path);
+    if (mine.some((r) => r.answeredAt === 0)) continue; // one is under way
+    if (Date.now() - Math.max(started, ...mine.map((r) => r.answeredAt)) > QUIET_MS) return text;
   }
-  await page.click(form.submit);
+  return read();
 }
 
 /** The text of `selector` once it is not empty (or '' after `timeoutMs`). */

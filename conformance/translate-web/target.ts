@@ -9,11 +9,12 @@ import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
 import { reportStart } from '../harness/events.ts';
 import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
-import type { HttpClient, HttpResponse } from '../harness/http-client.ts';
+import type { HttpClient, HttpRequest, HttpResponse } from '../harness/http-client.ts';
 import { launch, type Launched, type LaunchSpec } from '../harness/launch.ts';
 import { perFile } from '../harness/per-file.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 import type { TranslateDescription } from '../translate/target.ts';
+import { encodeRequest, type RpcFields, routeBody } from './body-mapping.ts';
 
 export const target: TargetSpec = runEnv.targets['translate-web']!;
 
@@ -65,12 +66,27 @@ export function route(name: string): Route {
 /** The gRPC path of a route's RPC, as a stub records it. */
 export const rpcPath = (rpc: Rpc): string => `/${rpc.parent.typeName}/${rpc.name}`;
 
-/** Sends a route's request: `body` as JSON for POST routes (the protobuf JSON mapping, the usual HTTP/JSON
- * form of a gRPC request). */
-export function callRoute(http: HttpClient, r: Route, body: unknown = {}, timeoutMs = 15_000): Promise<HttpResponse> {
+/** A route's request carrying the RPC `fields`, in the target's body design (its description's `bodies`;
+ * default: the protobuf JSON mapping). A malformed description leaves the case unable to judge. */
+export async function callRoute(c: CaseContext, http: HttpClient, r: Route, fields: RpcFields = {}, timeoutMs = 15_000): Promise<HttpResponse> {
+  return http.request({ ...(await routeRequest(c, r, fields)), timeoutMs });
+}
+
+/** The HTTP request of route `r` carrying `fields` in the target's body design. */
+export function routeRequest(c: CaseContext, r: Route, fields: RpcFields): Promise<HttpRequest> {
+  return c.need(`the request of ${r.method} ${r.path} in the target's body design`, () =>
+    encodeRequest(r, routeBody(target?.description?.bodies, r.name, ROUTES.map((x) => x.name)), fields),
+  );
+}
+
+/** Sends `body` as JSON to a POST route as it is (the reference's design: the bodies cases). */
+export function postJson(http: HttpClient, r: Route, body: unknown, timeoutMs = 15_000): Promise<HttpResponse> {
   if (r.method === 'GET') return http.request({ path: r.path, timeoutMs });
   return http.request({ method: 'POST', path: r.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), timeoutMs });
 }
+
+/** A 2xx status: the document names no success status. */
+export const succeeded = (res: HttpResponse): boolean => res.status >= 200 && res.status < 300;
 
 // ---------------------------------------------------------------- stubs in place of the service
 
