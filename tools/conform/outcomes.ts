@@ -77,3 +77,15 @@ export function caseOutcome(
 export function failsRun(r: Pick<CaseResult, 'outcome' | 'level'>): boolean {
   return r.outcome === 'fail' || (r.outcome === 'error' && r.level === 'must');
 }
+
+/** A message in one line: its first lines run together (an assertion's label alone, such as "Difference
+ * (- actual, + expected):", says little without the values under it). */
+export function headline(message: string, max = 200): string {
+  const text = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 4)
+    .join(' ');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

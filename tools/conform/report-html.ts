@@ -4,7 +4,7 @@
 // Filters by status and surface hide cells and rows alike (a few lines of inline script; the page works
 // without it, unfiltered).
 import type { ClauseState, ClauseStatus, SurfaceStanding } from './clause-status.ts';
-import type { CaseResult, Outcome } from './outcomes.ts';
+import { type CaseResult, headline, type Outcome } from './outcomes.ts';
 import type { Summary } from './report-json.ts';
 
 const OUTCOME_COLOR: Record<Outcome, string> = {
@@ -136,7 +136,7 @@ td,th{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top;text-align:lef
 pre{white-space:pre-wrap;max-width:70em;font-size:12px}small{color:#57606a;font-weight:normal}
 .bar{display:flex;width:22em;height:14px;background:#eaeef2;border-radius:3px;overflow:hidden}.bar span{display:block;height:100%}
 .grid{display:flex;flex-wrap:wrap;gap:2px;max-width:70em}.cell{display:block;width:11px;height:11px;border-radius:2px}
-.cell.should,.cell.unspecified{opacity:.55;width:8px;height:8px;margin:1.5px}.g{display:flex;gap:1em;margin:.4em 0}.gl{width:9em;flex:none;font-weight:600}
+.cell[data-status=no-case]{outline:1px solid #d0d7de;outline-offset:-1px}.cell.should,.cell.unspecified{opacity:.55;width:8px;height:8px;margin:1.5px}.g{display:flex;gap:1em;margin:.4em 0}.gl{width:9em;flex:none;font-weight:600}
 .dot{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;vertical-align:middle}
 .filters label{margin-right:1em;white-space:nowrap}.filters{margin:.6em 0;line-height:2}[hidden]{display:none!important}</style>
 </head><body><h1>Conformance report</h1><p>${totals}</p>
@@ -145,7 +145,7 @@ pre{white-space:pre-wrap;max-width:70em;font-size:12px}small{color:#57606a;font-
 A clause passes when every case of it that ran passed.</p>
 <div class="filters">${statusBoxes}<br>${surfaceBoxes} · <a href="#" data-only="failed error">only failed and error</a> · <a href="#" data-only="${Object.keys(STATUS_LABEL).join(' ')}">all</a></div>
 ${grids}
-${problems.length === 0 ? '' : `<h2>Failed and not judged</h2><ul>${problems.map((r) => `<li><span class="b" style="background:${OUTCOME_COLOR[r.outcome]}">${r.outcome}</span> <a href="#${esc(r.clause)}"><code>${esc(r.id)}</code></a> ${esc(r.message.split('\n')[0] ?? '')}</li>`).join('')}</ul>`}
+${problems.length === 0 ? '' : `<h2>Failed and not judged</h2><ul>${problems.map((r) => `<li><span class="b" style="background:${OUTCOME_COLOR[r.outcome]}">${r.outcome}</span> <a href="#${esc(r.clause)}"><code>${esc(r.id)}</code></a> ${esc(headline(r.message))}</li>`).join('')}</ul>`}
 ${sections.join('\n')}
 <script>${FILTER_SCRIPT}</script></body></html>
 `;

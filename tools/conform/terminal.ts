@@ -3,7 +3,7 @@
 // conformance figure beside coverage, and the totals.
 import type { Clause } from '../spec/catalog.ts';
 import type { SurfaceStanding } from './clause-status.ts';
-import { type CaseResult, failsRun } from './outcomes.ts';
+import { type CaseResult, failsRun, headline } from './outcomes.ts';
 import type { Summary } from './report-json.ts';
 
 const write = (line = ''): void => {
@@ -84,7 +84,7 @@ export function printOutcomes(results: CaseResult[], clauses: Map<string, Clause
   if (brief.length > 0) {
     write();
     write(`informational (the target differs from the reference's choice where the documents leave room; --verbose for details):`);
-    for (const r of brief) write(`  ${r.id}: ${r.message.split('\n')[0]?.slice(0, 160) ?? ''}`);
+    for (const r of brief) write(`  ${r.id}: ${headline(r.message, 160)}`);
   }
 }
 
