@@ -1,19 +1,21 @@
 // What a conformance case gets besides ava's `t`: its target, launching, HTTP clients and property runs,
 // each recording what a person needs to reproduce a failure.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { emit, reportStart } from './events.ts';
 import { type ClientOptions, HttpClient } from './http-client.ts';
 import { Inconclusive } from './inconclusive.ts';
-import { launch, type LaunchSpec, type Launched, PROJECT_ROOT } from './launch.ts';
+import { launch, type LaunchSpec, type Launched, PROJECT_ROOT, shellQuote } from './launch.ts';
 import { runEnv, type TargetSpec } from './run-env.ts';
 
 /** Reproducer lines kept per case (the report shows them all; the terminal the setup and the last ones). */
 const REPRO_LINES = 400;
 const DEFAULT_RUNS = 50;
 /** Files reproducers refer to: beside the report, or in a direct ava run under .cache/. */
+/** A file of a target's folder larger than this is left out of its kept copy. */
+const KEPT_FILE_LIMIT = 16 * 1024 * 1024;
 const ARTIFACTS_DIR = runEnv.artifactsDir ?? join(PROJECT_ROOT, '.cache', 'conformance', 'artifacts');
 const SHRINK_BUDGET_MS = 45_000;
 
@@ -31,6 +33,8 @@ export class CaseContext {
   readonly #cleanups: (() => Promise<void> | void)[] = [];
   readonly #ended = new AbortController();
   readonly #kept: { path: string; content: Uint8Array }[] = [];
+  /** Target folders (dir -> where a failing case's copy goes). */
+  readonly #folders = new Map<string, string>();
 
   constructor(t: ExecutionContext, id: string, surface: string, target: TargetSpec) {
     this.#t = t;
@@ -84,7 +88,15 @@ export class CaseContext {
     if (this.target.kind !== 'cmd' || !command) {
       throw new Error(`${this.id}: launch needs a cmd: target (declare needs: ['launch'])`);
     }
-    const started = await reportStart(this.id, launch(command, this.target.env ?? {}, spec, this.#ended.signal));
+    // A start counts as the target starting (for the runner's "never started" verdict) once it listens: a
+    // command expected to end (a startup error) says nothing of whether the target can start at all.
+    const starting = launch(command, this.target.env ?? {}, spec, this.#ended.signal);
+    const started = await (spec.wait === 'exit' ? starting : reportStart(this.id, starting));
+    if (spec.wait === 'exit') {
+      void started.started.then((how) => {
+        if (how === 'listening') emit({ type: 'launched', id: this.id });
+      });
+    }
     if (this.#ended.signal.aborted) {
       await started.stop();
       throw new Inconclusive('the case ended while its target was starting');
@@ -93,13 +105,23 @@ export class CaseContext {
     if (started.configText !== undefined) {
       this.note(`# ${started.configPath?.split('/').pop()}: ${started.configText.replace(/\s*\n\s*/g, ' ')}`);
     }
-    this.note(`# command: ${started.commandLine}`);
+    const folder = this.#keepFolder(started.dir);
+    this.note(`(cd ${shellQuote(folder)} && exec env ${started.envLine} ${started.commandLine}) & sleep 1  # the target, in a copy of its folder as the case left it`);
     return started;
   }
 
   /** An HTTP client for `baseUrl` whose requests are recorded for the reproducer. */
   http(baseUrl: string, options: ClientOptions = {}): HttpClient {
     return new HttpClient(baseUrl, (line) => this.note(line), options, (body) => this.keepFile('body', body));
+  }
+
+  /** Where the target's folder `dir` is copied when the case ends without passing (once per folder). */
+  #keepFolder(dir: string): string {
+    const known = this.#folders.get(dir);
+    if (known) return known;
+    const copy = join(ARTIFACTS_DIR, this.id.replace(/\//g, '__'), `folder-${this.#folders.size + 1}`);
+    this.#folders.set(dir, copy);
+    return copy;
   }
 
   /** A file a reproducer line refers to (a request body): its path is returned now, and it is written when
@@ -146,15 +168,19 @@ export class CaseContext {
 
   async close(): Promise<void> {
     this.#ended.abort();
-    // Targets first: upstreams and fixtures the case started may hold connections from them.
-    await Promise.all(this.#launched.map((l) => l.stop()));
-    for (const cleanup of this.#cleanups.reverse()) await cleanup();
+    // What the reproducer refers to, kept before the targets' folders go.
     if (!this.#t.passed) {
       for (const { path, content } of this.#kept) {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, content);
       }
+      for (const [dir, copy] of this.#folders) {
+        cpSync(dir, copy, { recursive: true, filter: (from) => (statSync(from, { throwIfNoEntry: false })?.size ?? 0) <= KEPT_FILE_LIMIT });
+      }
     }
+    // Targets first: upstreams and fixtures the case started may hold connections from them.
+    await Promise.all(this.#launched.map((l) => l.stop()));
+    for (const cleanup of this.#cleanups.reverse()) await cleanup();
     emit({ type: 'repro', id: this.id, lines: this.#repro.slice(-REPRO_LINES), endedAt: Date.now() });
   }
 }

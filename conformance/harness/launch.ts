@@ -44,6 +44,9 @@ export interface Launched {
   configPath: string | undefined;
   configText: string | undefined;
   commandLine: string;
+  /** The variables the start sets beyond the inherited environment, as `NAME=value` words (`-u NAME` for
+   * one removed): with `commandLine`, what a person runs to start it the same way. */
+  envLine: string;
   stdout(): string;
   stderr(): string;
   /** Resolves when the process ends. */
@@ -71,7 +74,8 @@ const STARTING_AT_ONCE = 2;
 const STOP_GRACE_MS = 3_000;
 const OUTPUT_LIMIT = 64 * 1024;
 
-function shellQuote(value: string): string {
+/** `value` as one shell word. */
+export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -240,12 +244,17 @@ async function start(
   const values = { port: String(port), dir, root: PROJECT_ROOT, node: process.execPath, ...(configPath ? { config: configPath } : {}) };
   const commandLine = [expandTemplate(template, values), ...(spec.args ?? []).map(shellQuote)].join(' ');
   const mark = launchMark();
+  const layers = [expandEnv(baseEnv, { port: String(port), dir }), expandEnv(spec.env ?? {}, { port: String(port), dir })];
+  const set: Record<string, string | undefined> = { PORT: String(port), ...layers[0], ...layers[1] };
+  const envLine = Object.entries(set)
+    .map(([name, value]) => (value === undefined ? `-u ${name}` : `${name}=${shellQuote(value)}`))
+    .join(' ');
   // /bin/sh by path: a target's environment may have a PATH that finds nothing (on purpose).
   const child = spawn('/bin/sh', ['-c', `exec ${commandLine}`], {
     cwd: dir,
     detached: true,
     stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    env: targetEnvironment(port, mark, expandEnv(baseEnv, { port: String(port), dir }), expandEnv(spec.env ?? {}, { port: String(port), dir })),
+    env: targetEnvironment(port, mark, ...layers),
   });
   if (spec.stdin !== undefined) {
     child.stdin?.on('error', () => {}); // the target may exit without reading it
@@ -286,7 +295,7 @@ async function start(
   const started = watchStart(listen, () => ended, signal);
   // The slot is for starting: given back once the target listens, has ended, or has had its time.
   void started.then(release);
-  const launched: Launched = { dir, ports, port, configPath, configText, commandLine, stdout, stderr, exited, started, kill, stop };
+  const launched: Launched = { dir, ports, port, configPath, configText, commandLine, envLine, stdout, stderr, exited, started, kill, stop };
   if (spec.wait === 'exit') return launched;
   const how = await started;
   if (how === 'listening') return launched;

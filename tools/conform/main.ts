@@ -3,6 +3,7 @@
 // a target that never started — the reports are written all the same).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { shellQuote } from '../../conformance/harness/launch.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
 import { CatalogError, loadCatalog } from '../spec/catalog.ts';
 import { clauseStates, standings } from './clause-status.ts';
@@ -23,7 +24,6 @@ function describeTarget(t: TargetSpec): string {
   return `cmd:${t.command ?? ''}${env.length > 0 ? ` (env: ${env.join(' ')})` : ''}`;
 }
 
-const shellWord = (value: string): string => (/^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`);
 
 /** Per surface, the options of this command line that select it and its target: what a replay needs. */
 function replayArgs(options: ConformOptions, surfaces: string[]): Record<string, string> {
@@ -31,9 +31,9 @@ function replayArgs(options: ConformOptions, surfaces: string[]): Record<string,
     surfaces.map((surface) => {
       const args = [`--surface ${surface}`];
       const target = options.targets.find((t) => t.surface === surface);
-      if (target) args.push(`--target ${shellWord(`${surface}=${target.kind === 'cmd' ? `cmd:${target.value}` : target.value}`)}`);
-      for (const d of options.describes.filter((x) => x.surface === surface)) args.push(`--describe ${shellWord(`${surface}=${resolve(d.file)}`)}`);
-      for (const e of options.targetEnv.filter((x) => x.surface === surface)) args.push(`--target-env ${shellWord(`${surface}=${e.name}=${e.value}`)}`);
+      if (target) args.push(`--target ${shellQuote(`${surface}=${target.kind === 'cmd' ? `cmd:${target.value}` : target.value}`)}`);
+      for (const d of options.describes.filter((x) => x.surface === surface)) args.push(`--describe ${shellQuote(`${surface}=${resolve(d.file)}`)}`);
+      for (const e of options.targetEnv.filter((x) => x.surface === surface)) args.push(`--target-env ${shellQuote(`${surface}=${e.name}=${e.value}`)}`);
       return [surface, args.join(' ')];
     }),
   );
