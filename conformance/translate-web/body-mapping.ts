@@ -11,7 +11,7 @@
 //         "encoding": "json" | "multipart" | "audio",   (audio: the WAV is the body, other fields in the query)
 //         "fields": { "<rpc field>": "<JSON path a.b | part | query name>" | null (not sent) },
 //         "jsonText": "string" | "object",              (localize: JSON-holding fields as text or as a value)
-//         "bytes": …, "contentType": "<of an audio body>", "extra": { "<location>": <constant> }
+//         "bytes": …, "contentType": "<of a json or audio body>", "extra": { "<location>": <constant> }
 //       } } }
 import { type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf';
 import type { HttpRequest } from '../harness/http-client.ts';
@@ -27,6 +27,7 @@ export interface RouteBody {
   names: 'json' | 'proto';
   bytes: BytesForm;
   jsonText: 'string' | 'object';
+  /** Content-Type of a json body (default application/json) or an audio one (default audio/wav). */
   contentType: string;
   /** Constant values the gateway needs besides the RPC's fields, by location. */
   extra: Record<string, unknown>;
@@ -71,10 +72,11 @@ export function routeBody(bodies: unknown, name: string, routeNames: readonly st
       throw new DescriptionError(`target description: "bodies.routes.${name}.fields.${field}" must be a name or null`);
     }
   }
-  const contentType = own.contentType ?? 'audio/wav';
+  const encoding = oneOf(`"bodies.routes.${name}.encoding"`, own.encoding, ENCODINGS, 'json');
+  const contentType = own.contentType ?? (encoding === 'audio' ? 'audio/wav' : 'application/json');
   if (typeof contentType !== 'string') throw new DescriptionError(`target description: "bodies.routes.${name}.contentType" must be a string`);
   return {
-    encoding: oneOf(`"bodies.routes.${name}.encoding"`, own.encoding, ENCODINGS, 'json'),
+    encoding,
     fields: fields as Record<string, string | null>,
     names: oneOf('"bodies.names"', top.names, ['json', 'proto'] as const, 'json'),
     bytes: oneOf(`"bodies.routes.${name}.bytes"`, own.bytes, BYTES, oneOf('"bodies.bytes"', top.bytes, BYTES, 'base64')),
@@ -159,5 +161,5 @@ export function encodeRequest(r: Route, body: RouteBody, fields: RpcFields): Htt
     else if (body.jsonText === 'object' && r.rpc.input.typeName.endsWith('TranslateLocalizationRequest') && JSON_TEXT_FIELDS.has(field.name)) out = JSON.parse(String(value));
     setPath(json, place, out);
   }
-  return { method: 'POST', path: r.path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) };
+  return { method: 'POST', path: r.path, headers: { 'content-type': body.contentType }, body: JSON.stringify(json) };
 }

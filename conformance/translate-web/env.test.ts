@@ -4,7 +4,6 @@
 // else holds them). And (informational) the reference's start-up choices: the readiness line, and a
 // malformed variable stopping the gateway with a message naming it.
 import { createConnection, createServer, type Server } from 'node:net';
-import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { fixedPort } from '../harness/fixed-port.ts';
@@ -12,7 +11,7 @@ import type { GrpcStub } from '../harness/grpc-stub.ts';
 import type { HttpClient, HttpResponse } from '../harness/http-client.ts';
 import { type Launched, portOpen } from '../harness/launch.ts';
 import { markedHandler, requestFields } from './exchanges.ts';
-import { callRoute, GATEWAY, gateway, route, shown, stub, target } from './target.ts';
+import { callRoute, GATEWAY, gateway, route, serviceCalls, shown, stub, target } from './target.ts';
 
 const DEFAULT_HTTP_PORT = 4000;
 const DEFAULT_GRPC_PORT = 5100;
@@ -64,7 +63,7 @@ async function callsFor(c: CaseContext, http: HttpClient, s: GrpcStub): Promise<
   const sent = Date.now();
   const answers: HttpResponse[] = [];
   for (const r of [route('capabilities'), route('detect')]) answers.push(await callRoute(c, http, r, requestFields(r, `address ${c.id}`)));
-  const calls = s.calls.filter((call) => call.at >= sent && call.path.startsWith(`/${TranslateService.typeName}/`)).map((call) => call.path);
+  const calls = serviceCalls(s, sent).map((call) => call.path);
   return { answers, calls };
 }
 

@@ -91,10 +91,14 @@ function leaves(value: unknown): string[] {
   return Object.entries(value).flatMap(([key, v]) => [key, ...leaves(v)]);
 }
 
+/** Headers whose values say nothing of the response (a date or a length may hold a signature's digits). */
+const GENERIC_HEADERS = new Set(['date', 'content-length', 'etag', 'last-modified', 'expires', 'age', 'keep-alive', 'connection']);
+
 /** Whether the HTTP answer shows `rpc`'s canned response: a signature in its body (raw, or among the values
- * of a JSON body) or in a header. */
+ * of a JSON body) or in a header of its own. */
 export function shows(res: HttpResponse, rpc: Rpc): boolean {
-  const places = [res.body, Buffer.from(Object.values(res.headers).flat().join('\n'))];
+  const headers = Object.entries(res.headers).filter(([name]) => !GENERIC_HEADERS.has(name));
+  const places = [res.body, Buffer.from(headers.flatMap(([, value]) => value ?? []).join('\n'))];
   try {
     places.push(Buffer.from(leaves(JSON.parse(res.text)).join('\n')));
   } catch {

@@ -9,7 +9,7 @@ import { check } from '../harness/check.ts';
 import type { GrpcStub, RecordedCall } from '../harness/grpc-stub.ts';
 import type { HttpClient } from '../harness/http-client.ts';
 import { carries, markedHandler, requestFields, shows, signatureOf } from './exchanges.ts';
-import { callRoute, errorCode, GATEWAY, gateway, ROUTES, rpcPath, type Route, sharedGateway, sharedStub, shown, stub, succeeded } from './target.ts';
+import { callRoute, errorCode, GATEWAY, gateway, ROUTES, rpcPath, type Route, serviceCalls, sharedGateway, sharedStub, shown, stub, succeeded } from './target.ts';
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (ch, at: number) => `${at > 0 ? '-' : ''}${ch.toLowerCase()}`);
 const listed = (calls: RecordedCall[]): string => calls.map((call) => call.path).join(', ') || 'none';
@@ -67,7 +67,7 @@ check('translate-web/routes/unknown-and-wrong-method/404-and-405-with-allow-no-c
     t.is(res.headers.allow, r.method, `${other} ${r.path}: Allow`);
     t.is(errorCode(res), 'UNIMPLEMENTED', `${other} ${r.path}: ${shown(res)}`);
   }
-  t.is(s.calls.filter((call) => call.at >= sent).length, 0, 'calls reached the service');
+  t.is(serviceCalls(s, sent).length, 0, 'calls reached the service');
 });
 
 check('translate-web/routes/client-page/html-page-with-same-origin-scripts', GATEWAY, async (t, c) => {

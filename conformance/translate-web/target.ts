@@ -8,7 +8,7 @@ import { backendServices } from '../harness/backend-service.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
 import { reportStart } from '../harness/events.ts';
-import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
+import { GrpcStub, type RecordedCall, type StubHandler } from '../harness/grpc-stub.ts';
 import type { HttpClient, HttpRequest, HttpResponse } from '../harness/http-client.ts';
 import { launch, type Launched, type LaunchSpec } from '../harness/launch.ts';
 import { perFile } from '../harness/per-file.ts';
@@ -65,6 +65,10 @@ export function route(name: string): Route {
 
 /** The gRPC path of a route's RPC, as a stub records it. */
 export const rpcPath = (rpc: Rpc): string => `/${rpc.parent.typeName}/${rpc.name}`;
+
+/** The calls of TranslateService (not a health check or the like) that reached `stub` since `since`. */
+export const serviceCalls = (stub: GrpcStub, since: number): RecordedCall[] =>
+  stub.calls.filter((call) => call.at >= since && call.path.startsWith(`/${TranslateService.typeName}/`));
 
 /** A route's request carrying the RPC `fields`, in the target's body design (its description's `bodies`;
  * default: the protobuf JSON mapping). A malformed description leaves the case unable to judge. */

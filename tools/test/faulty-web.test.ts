@@ -16,6 +16,8 @@ interface FaultRun {
   expectedInformational?: string[];
   /** Cases that must end not-applicable (a must-case whose precondition the fault removes). */
   notApplicable?: string[];
+  /** Cases that must end `error`: the fault takes away what they read (their clause is judged elsewhere). */
+  errors?: string[];
 }
 
 const TARGET = 'translate-web=cmd:node --import {root}/node_modules/tsx/dist/loader.mjs {root}/tools/test/faulty/faulty-web.ts';
@@ -30,14 +32,15 @@ const RUNS: FaultRun[] = [
       // port-default-8080, grpc-url-default-5000
       'translate-web/env/port-default',
       'translate-web/env/grpc-url-default',
-      // detect-calls-translate (the deadline case looks for the DetectLanguage call)
+      // detect-calls-translate
       'translate-web/routes/detect',
-      'translate-web/deadlines/detect-30s',
       // synthesize-twice
       'translate-web/routes/synthesize',
       // localize-echo
       'translate-web/routes/localize',
     ],
+    // detect-calls-translate: no DetectLanguage call, so no deadline to read (routes/detect judges the call).
+    errors: ['translate-web/deadlines/detect-30s/grpc-timeout-30s-with-and-without-the-variables'],
   },
   {
     faults: ['fixed-deadline-10s', 'localize-uses-translate-variable', 'transcribe-seconds', 'unset-60s'],
@@ -79,7 +82,7 @@ const RUNS: FaultRun[] = [
   { faults: ['grpc-url-ignored'], selection: ['translate-web/env/grpc-url/**'], expectedRed: ['translate-web/env/grpc-url'] },
 ];
 
-for (const { faults, selection, expectedRed, expectedInformational = [], notApplicable = [] } of RUNS) {
+for (const { faults, selection, expectedRed, expectedInformational = [], notApplicable = [], errors = [] } of RUNS) {
   test(`a faulty web gateway (${faults.join(', ')}) turns exactly the expected clauses red`, async (t) => {
     const reports = tempDir();
     const run = await runTool(
@@ -96,6 +99,12 @@ for (const { faults, selection, expectedRed, expectedInformational = [], notAppl
     t.deepEqual(
       report.results.filter((r) => r.outcome === 'not-applicable').map((r) => r.id),
       notApplicable,
+    );
+    const errored = report.results.filter((r) => r.outcome === 'error');
+    t.deepEqual(
+      errored.map((r) => r.id),
+      errors,
+      errored.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'),
     );
     t.regex(run.stdout, /FAIL translate-web\/\S+\n {2}clause translate-web\/\S+ \(must\): [\s\S]*reproduce:/);
   });
