@@ -3,7 +3,7 @@
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
 import { fixedPort } from '../harness/fixed-port.ts';
-import { connect, facts, freshInstance, variantFor } from './target.ts';
+import { connect, facts, freshInstance, speechWav, variantFor } from './target.ts';
 
 /** Texts whose script names one language, so even a script-based detector must get them right. */
 const SCRIPT_SAMPLES = [
@@ -34,7 +34,8 @@ check('translate/config/audio-to-text/absent-means-no-stt', { needs: ['stt-uncon
   const client = await connect(c, variantFor('stt-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.is(caps.response?.sttAvailable, false, caps.message);
-  const out = await client.call(TranslateService.method.transcribeAudio, { audioData: new Uint8Array(44) });
+  // A valid WAV of speech: only the missing STT can refuse it (which check runs first is not stated).
+  const out = await client.call(TranslateService.method.transcribeAudio, { audioData: speechWav() });
   t.is(out.codeName, 'FAILED_PRECONDITION', out.message);
 });
 
@@ -42,7 +43,8 @@ check('translate/config/text-to-audio/empty-map-means-no-voice', { needs: ['tts-
   const client = await connect(c, variantFor('tts-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.deepEqual(caps.response?.availableVoices, []);
-  const out = await client.call(TranslateService.method.synthesizeSpeech, { text: 'Hello', language: facts.pair.source });
+  // Speed 1: the effect of speed 0 is not stated (it may be refused, before or after the voice lookup).
+  const out = await client.call(TranslateService.method.synthesizeSpeech, { text: 'Hello', language: facts.pair.source, speed: 1 });
   t.is(out.codeName, 'FAILED_PRECONDITION', out.message);
 });
 

@@ -4,12 +4,11 @@
 // once the TTL has passed without use (never earlier), loaded again by the next call, and (informational)
 // a call running across the TTL is not broken.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import type { Launched } from '../harness/launch.ts';
-import { facts, freshInstance, SPEECH_CALL, speechOn } from './target.ts';
+import { facts, freshInstance, SPEECH_CALL, speechOn, speechWav } from './target.ts';
 import { repeatWav } from './wav-check.ts';
 
 const M = TranslateService.method;
@@ -18,7 +17,7 @@ const life = facts.modelLifecycle;
 const ttlMs = (life?.ttlMinutes ?? 0) * 60_000;
 /** Time allowed past the TTL for the unload to show (a loaded machine delays timers). */
 const SLACK_MS = 4_000;
-const speech = (): Uint8Array => speechFile(speechGolden().find((f) => f.leadingSilence === 0 && f.channels === 1 && f.encoding === 's16')!.file);
+const speech = speechWav;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

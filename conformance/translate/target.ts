@@ -2,9 +2,11 @@
 // target is a command, or the given gRPC address), a client per case, and the facts of the target
 // description (see README.md in this folder).
 import test from 'ava';
-import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { type GetCapabilitiesResponse, TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
 import type { CaseContext } from '../harness/case-context.ts';
-import { GrpcClient } from '../harness/grpc-client.ts';
+import { GrpcClient, type GrpcOutcome } from '../harness/grpc-client.ts';
+import { NotApplicable } from '../harness/inconclusive.ts';
 import { launch, type Launched } from '../harness/launch.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 
@@ -71,14 +73,28 @@ export const SPEECH_CALL = { timeoutMs: 120_000 };
 /** Time limit of a case making recognition calls. */
 export const SPEECH_CASE_MS = 240_000;
 
+/** The golden English utterance (fixtures/translate/speech) as 16-bit mono PCM without leading silence. */
+export const BASE_SPEECH = speechGolden().find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
+/** Its WAV file: a request valid by any reading (speech, not silence), for cases about something else. */
+export const speechWav = (): Uint8Array => speechFile(BASE_SPEECH.file);
+
 const FALLBACK: TranslateDescription = {
   defaultModel: '',
   pair: { model: '', source: 'en', target: 'es', text: 'Hello' },
   detector: 'unscored',
 };
 
+const declared = (target?.description ?? {}) as Partial<TranslateDescription>;
+
 /** The description's facts (defaults for a target described by nothing). */
-export const facts: TranslateDescription = { ...FALLBACK, ...(target?.description as Partial<TranslateDescription> | undefined) };
+export const facts: TranslateDescription = { ...FALLBACK, ...declared };
+
+/** The default model's key, for a case that needs it: not-applicable when the description does not give
+ * it (no key can stand in for it). */
+export function defaultModelKey(): string {
+  if (!declared.defaultModel) throw new NotApplicable('the target description gives no defaultModel');
+  return declared.defaultModel;
+}
 
 const started = new Map<string, Promise<Launched>>();
 
@@ -157,4 +173,25 @@ export function speechOn(...kinds: ('stt' | 'tts')[]): (c: CaseContext) => Promi
     const off = kinds.filter((k) => caps && !caps[k]);
     return off.length > 0 ? `GetCapabilities reports ${off.map((k) => `${k}_available`).join(' and ')} false` : undefined;
   };
+}
+
+/** The answer of a call a case needs (a comparison, a prerequisite): the case is `error` when it fails. */
+export function answer<T>(c: CaseContext, what: string, call: Promise<GrpcOutcome<T>>): Promise<T> {
+  return c.need(what, async () => {
+    const out = await call;
+    if (out.codeName !== 'OK' || out.response === undefined) throw new Error(`${out.codeName}: ${out.message}`);
+    return out.response;
+  });
+}
+
+/** What GetCapabilities reports, as a step a case needs. */
+export function capabilities(c: CaseContext, client: GrpcClient): Promise<GetCapabilitiesResponse> {
+  return answer(c, 'GetCapabilities', client.call(TranslateService.method.getCapabilities, {}));
+}
+
+/** The TTS map keys GetCapabilities lists, less the one whose voice file is missing on purpose. */
+export async function listedVoices(c: CaseContext, client: GrpcClient): Promise<string[]> {
+  const voices = (await capabilities(c, client)).availableVoices.filter((v) => v !== facts.missingFileVoice);
+  c.note(`# voices: ${voices.join(', ')}`);
+  return voices;
 }

@@ -58,13 +58,16 @@ check('translate/transcribe/any-wav-layout/every-rate-channels-and-depth', STT, 
 });
 
 check('translate/limits/stt-resampling/times-in-seconds-of-the-input', STT, async (t, c) => {
-  // Resampled audio keeps its duration: segments fall inside every layout's own duration.
+  // Resampled audio keeps its duration: segments fall inside every layout's own duration. Narrowband copies
+  // need not be heard (see any-wav-layout): their segments, if any, are held to the same bounds.
   const client = await connect(c);
   const outcomes = await Promise.all(golden.map((fixture) => transcribe(c, client, fixture)));
   for (const [i, out] of outcomes.entries()) {
-    const { file, duration } = golden[i]!;
+    const { file, duration, sampleRate } = golden[i]!;
+    t.is(out.codeName, 'OK', `${file}: ${out.message}`);
     const segments = out.response?.segments ?? [];
-    t.not(segments.length, 0, `${file}: ${out.codeName} ${out.message}`);
+    if (sampleRate >= WIDEBAND) t.not(segments.length, 0, `${file}: no segment`);
+    if (segments.length === 0) continue;
     const last = Math.max(...segments.map((s) => s.endTime));
     t.true(last <= duration + FRAME && last > duration / 3, `${file}: last segment ends at ${last} s of ${duration} s`);
   }
@@ -73,12 +76,18 @@ check('translate/limits/stt-resampling/times-in-seconds-of-the-input', STT, asyn
 check('translate/transcribe/segment-times/seconds-after-leading-silence', STT, async (t, c) => {
   const out = await transcribe(c, await connect(c), padded);
   t.is(out.codeName, 'OK', out.message);
-  const segments = out.response!.segments;
+  const segments = out.response?.segments ?? [];
   t.not(segments.length, 0, 'no segment');
+  // The speech runs from PAD_SECONDS to the end of the file. Times in seconds from the start of the audio
+  // put the speech's end there, in the last half of the utterance at the earliest; times from the start of
+  // the speech, or in milliseconds or samples, would not. Where a segment starts (at the speech, or at 0
+  // with the silence in it) and how the text is split are left open.
+  const speechEnd = PAD_SECONDS + (padded.duration - PAD_SECONDS) / 2;
+  const last = Math.max(...segments.map((s) => s.endTime));
+  t.true(last >= speechEnd && last <= padded.duration + FRAME, `last segment ends at ${last} s; the speech runs from ${PAD_SECONDS} s to ${padded.duration} s`);
   const first = Math.min(...segments.map((s) => s.startTime));
-  // The speech starts after PAD_SECONDS of silence: in seconds, not milliseconds or samples.
-  t.true(first >= PAD_SECONDS - 0.3 && first <= PAD_SECONDS + 0.6, `first segment starts at ${first} s; speech starts at ${PAD_SECONDS} s`);
-  for (const s of segments) t.true(s.startTime <= s.endTime && s.endTime <= padded.duration + FRAME, JSON.stringify(s));
+  t.true(first <= PAD_SECONDS + 0.6, `first segment starts at ${first} s; speech starts at ${PAD_SECONDS} s`);
+  for (const s of segments) t.true(s.startTime >= 0 && s.startTime <= s.endTime && s.endTime <= padded.duration + FRAME, JSON.stringify(s));
 });
 
 check('translate/transcribe/full-text-join/segments-joined-by-one-space', STT, async (t, c) => {
@@ -108,9 +117,11 @@ check('translate/transcribe/language-hint/empty-auto-and-code', STT, async (t, c
 check('translate/transcribe/audio-format-reserved/empty-and-wav', STT, async (t, c) => {
   const client = await connect(c);
   const [empty, wav] = await Promise.all([transcribe(c, client, base, { audioFormat: '' }), transcribe(c, client, base, { audioFormat: 'wav' })]);
-  t.is(empty.codeName, 'OK', `audio_format "": ${empty.message}`);
-  t.is(wav.codeName, 'OK', `audio_format "wav": ${wav.message}`);
-  t.is(empty.response!.fullText, wav.response!.fullText);
+  // Both read the bytes as the WAV they are: the speech is heard either way.
+  for (const [format, out] of [['', empty], ['wav', wav]] as const) {
+    t.is(out.codeName, 'OK', `audio_format "${format}": ${out.message}`);
+    t.true(heard(base, out.response?.fullText ?? '') >= 2, `audio_format "${format}": heard "${out.response?.fullText}"`);
+  }
 });
 
 check('translate/transcribe/detected-language-format/bcp47-by-default', STT, async (t, c) => {
@@ -121,7 +132,9 @@ check('translate/transcribe/detected-language-format/bcp47-by-default', STT, asy
     for (const [i, out] of outcomes.entries()) {
       const detected = out.response?.detectedLanguage ?? '';
       t.is(out.codeName, 'OK', out.message);
-      t.true(parse(detected).language?.toLowerCase() === 'en', `hint "${language}", format "${formats[i]}": detected_language "${detected}"`);
+      // A BCP-47 tag; which language it names with a hint, or from an engine that identifies none, is
+      // translate/transcribe/detected-language-source.
+      t.truthy(parse(detected).language, `hint "${language}", format "${formats[i]}": detected_language "${detected}" is not a BCP-47 tag`);
     }
   }
 });
@@ -129,6 +142,11 @@ check('translate/transcribe/detected-language-format/bcp47-by-default', STT, asy
 // ---------------------------------------------------------------- the reference's choices (informational)
 check('translate/transcribe/detected-language-source/hint-normalised', STT, async (t, c) => {
   const out = await transcribe(c, await connect(c), base, { language: 'en-US' });
+  t.is(out.response?.detectedLanguage, 'en', out.message);
+});
+
+check('translate/transcribe/detected-language-source/engine-language-without-hint', STT, async (t, c) => {
+  const out = await transcribe(c, await connect(c), base, { language: '' });
   t.is(out.response?.detectedLanguage, 'en', out.message);
 });
 

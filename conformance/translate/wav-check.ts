@@ -2,6 +2,7 @@
 // checked against the bytes — the point of the check, so the chunk walk is written out here), and WAV files of
 // any layout for requests (written by wavefile).
 import * as wavefile from 'wavefile';
+import type { CaseContext } from '../harness/case-context.ts';
 
 // The package's `main` is a UMD build: Node sees one default export.
 const { WaveFile } = 'WaveFile' in wavefile ? wavefile : (wavefile as unknown as { default: typeof wavefile }).default;
@@ -18,6 +19,9 @@ export interface WavReport {
   /** Sample frames and seconds of audio. */
   frames: number;
   seconds: number;
+  /** A RIFF/WAVE file with a `fmt ` chunk of some channels, rate and bits and a `data` chunk: its layout and
+   * length can be read, whatever else is wrong with it. */
+  readable: boolean;
 }
 
 const PCM = 1;
@@ -27,7 +31,7 @@ const EXTENSIBLE = 0xfffe;
  * rate agree with the format, data holds whole frames. With `pcm16`, also 16-bit PCM. */
 export function inspectWav(input: Uint8Array, { pcm16 = false } = {}): WavReport {
   const b = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  const report: WavReport = { problems: [], format: 0, channels: 0, sampleRate: 0, bitsPerSample: 0, dataBytes: 0, frames: 0, seconds: 0 };
+  const report: WavReport = { problems: [], format: 0, channels: 0, sampleRate: 0, bitsPerSample: 0, dataBytes: 0, frames: 0, seconds: 0, readable: false };
   const problem = (text: string): WavReport => {
     report.problems.push(text);
     return report;
@@ -66,6 +70,7 @@ export function inspectWav(input: Uint8Array, { pcm16 = false } = {}): WavReport
   if (at < b.length) report.problems.push(`${b.length - at} stray bytes after the last chunk`);
   if (!fmtSeen) report.problems.push('no fmt chunk');
   if (!dataSeen) report.problems.push('no data chunk');
+  report.readable = fmtSeen && dataSeen && report.channels > 0 && report.sampleRate > 0 && report.bitsPerSample > 0;
   const frameBytes = (report.channels * report.bitsPerSample) / 8;
   if (frameBytes > 0) {
     if (report.dataBytes % frameBytes !== 0) report.problems.push(`data of ${report.dataBytes} bytes is not whole ${frameBytes}-byte frames`);
@@ -75,6 +80,15 @@ export function inspectWav(input: Uint8Array, { pcm16 = false } = {}): WavReport
   if (pcm16 && (report.format !== PCM || report.bitsPerSample !== 16)) {
     report.problems.push(`format ${report.format} at ${report.bitsPerSample} bits, not 16-bit PCM (1)`);
   }
+  return report;
+}
+
+/** A returned WAV a case reads for its layout or length, not for its validity (translate/synthesize/
+ * wav-output and translate/translate-audio/wav-output judge that): the case is `error` when there is no
+ * layout to read. */
+export function readWav(c: CaseContext, audio: Uint8Array | undefined, what: string): WavReport {
+  const report = inspectWav(audio ?? new Uint8Array());
+  if (!report.readable) c.inconclusive(`${what} cannot be read as a WAV file: ${report.problems.join('; ')}`);
   return report;
 }
 

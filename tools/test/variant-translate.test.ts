@@ -1,0 +1,85 @@
+// The translate suite passes a different but right translation service: the permitted-variant front
+// (tools/test/variant/variant-translate.ts) over the reference changes only what document 000 leaves open,
+// and per set of variants no must-case fails or errs, and exactly the listed informational cases (the
+// reference's recorded choices the variant does not share) come out informational.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { tempDir } from './run-cli.ts';
+import { variantSuite } from './variant-run.ts';
+import { EXTERNAL_MODEL_KEYS, TRANSLATE_VARIANTS, type TranslateVariant } from './variant/variant-translate-variants.ts';
+
+// The target runs in a fresh directory, where a bare `--import tsx` would not resolve: name tsx's loader.
+const FRONT = '--import {root}/node_modules/tsx/dist/loader.mjs {root}/tools/test/variant/variant-translate.ts';
+const REFERENCE_DESCRIPTION = join(PROJECT_ROOT, 'conformance/translate/reference-target/description.json');
+
+type Description = Record<string, unknown> & { variants: Record<string, { command?: string }> };
+
+/** The reference target's description (the front relays to a reference configured like it), with its
+ * commands starting the front, and with `modelKeys` the variant's own model keys. */
+function description(modelKeys: boolean): string {
+  const text = readFileSync(REFERENCE_DESCRIPTION, 'utf8');
+  const external = new Map([...EXTERNAL_MODEL_KEYS].map(([outside, inside]) => [inside, outside]));
+  const keyed = (key: string, value: unknown): unknown => {
+    if (!modelKeys || typeof value !== 'string') return value;
+    return ['defaultModel', 'notAllowedModel', 'redirectLoopModel', 'goldenModel', 'model'].includes(key) ? (external.get(value) ?? value) : value;
+  };
+  const described = JSON.parse(text, keyed) as Description;
+  described.variants['default-port']!.command = `node ${FRONT}`;
+  described.variants['phonemizer-missing']!.command = `{node} ${FRONT} --port {port}`;
+  const dir = join(tempDir(), 'variant-translate');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, modelKeys ? 'description-model-keys.json' : 'description.json');
+  writeFileSync(file, JSON.stringify(described, null, 2));
+  return file;
+}
+
+const ALL = Object.keys(TRANSLATE_VARIANTS) as TranslateVariant[];
+
+/** Golden localization fixtures, each with its byte-for-byte layout case. */
+const GOLDEN_LAYOUTS = ['app-ui', 'checkout-existing', 'context-hints', 'ordered-unicode', 'values-and-blanks'].map(
+  (name) => `translate/localization/output-formatting/golden-${name}-exact-text`,
+);
+
+variantSuite({
+  surface: 'translate',
+  target: `cmd:node ${FRONT} --port {port}`,
+  variants: ALL,
+  sets: [
+    {
+      // Every variant at once: the suite's whole run against one different but right service.
+      variants: ALL,
+      args: ['--describe', `translate=${description(true)}`],
+      informational: [
+        // error-wording: messages name no field or value ("Error message texts and error details: not shown").
+        'translate/errors/messages-and-details/message-names-the-value',
+        'translate/translate-text/empty-target/invalid-argument',
+        'translate/localization/auto-source-code/auto-and-empty-invalid-argument',
+        'translate/localization/auxiliary-json-invalid/existing-and-context-refused',
+        'translate/synthesize/phonemizer-missing-code/failed-precondition-naming-it',
+        // detected-region: `en-US` where the reference answers `en` (translate/language-format/bcp47-output-form,
+        // translate/transcribe/detected-language-source).
+        'translate/language-format/bcp47-output-form/primary-subtag-and-und',
+        'translate/transcribe/detected-language-source/hint-normalised',
+        'translate/transcribe/detected-language-source/engine-language-without-hint',
+        // audio-limit-si: "50 MB" as 50,000,000 bytes, so 50 MiB is refused (translate/limits/audio-size-over).
+        'translate/limits/audio-size-over/transcribe-50-mib-not-refused-for-size',
+        'translate/limits/audio-size-over/translate-audio-50-mib-not-refused-for-size',
+        // count-distinct: equal texts counted once (translate/localization/count-details).
+        'translate/localization/count-details/arbitrary-documents',
+        'translate/localization/count-details/duplicates-counted-per-position',
+        // localization-layout: keys sorted, compact, non-ASCII escaped (translate/localization/key-order,
+        // translate/localization/output-formatting).
+        'translate/localization/key-order/arbitrary-documents',
+        'translate/localization/key-order/integer-like-keys-kept-in-order',
+        'translate/localization/output-formatting/arbitrary-documents',
+        'translate/localization/output-formatting/two-space-indent-literal-unicode',
+        ...GOLDEN_LAYOUTS,
+        // speed-zero-refused: "Effect of an omitted (zero) speed in SynthesizeSpeech: not shown".
+        'translate/synthesize/zero-speed/same-as-one',
+        // silence-refused: translate/transcribe/silence.
+        'translate/transcribe/silence/no-segments',
+      ],
+    },
+  ],
+});
