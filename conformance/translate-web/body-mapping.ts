@@ -8,7 +8,8 @@
 //     "bytes": "base64" | "base64url" | "hex",          (bytes fields inside a JSON body)
 //     "routes": {
 //       "<route>": {
-//         "encoding": "json" | "multipart" | "audio",   (audio: the WAV is the body, other fields in the query)
+//         "encoding": "json" | "form" | "multipart" | "audio",
+//                       (form: urlencoded, bytes as in JSON; audio: the WAV is the body, other fields in the query)
 //         "fields": { "<rpc field>": "<JSON path a.b | part | query name>" | null (not sent) },
 //         "jsonText": "string" | "object",              (localize: JSON-holding fields as text or as a value)
 //         "bytes": …, "contentType": "<of a json or audio body>", "extra": { "<location>": <constant> }
@@ -17,7 +18,7 @@ import { type DescField, type DescMessage, ScalarType } from '@bufbuild/protobuf
 import type { HttpRequest } from '../harness/http-client.ts';
 import type { Route } from './target.ts';
 
-export type Encoding = 'json' | 'multipart' | 'audio';
+export type Encoding = 'json' | 'form' | 'multipart' | 'audio';
 export type BytesForm = 'base64' | 'base64url' | 'hex';
 
 export interface RouteBody {
@@ -36,7 +37,7 @@ export interface RouteBody {
 /** Fields of the RPC request as the cases give them: protobuf-es local names, bytes as Uint8Array. */
 export type RpcFields = Record<string, string | number | boolean | Uint8Array>;
 
-const ENCODINGS: readonly Encoding[] = ['json', 'multipart', 'audio'];
+const ENCODINGS: readonly Encoding[] = ['json', 'form', 'multipart', 'audio'];
 const BYTES: readonly BytesForm[] = ['base64', 'base64url', 'hex'];
 /** Fields of TranslateLocalizationRequest whose string holds JSON text. */
 const JSON_TEXT_FIELDS = new Set(['json', 'existing_translation', 'context']);
@@ -146,6 +147,12 @@ export function encodeRequest(r: Route, body: RouteBody, fields: RpcFields): Htt
     for (const [place, value] of Object.entries(body.extra)) query.append(place, String(value));
     const search = query.size > 0 ? `?${query}` : '';
     return { method: 'POST', path: `${r.path}${search}`, headers: { 'content-type': body.contentType }, body: audio ? (audio.value as Uint8Array) : new Uint8Array(0) };
+  }
+  if (body.encoding === 'form') {
+    const form = new URLSearchParams();
+    for (const { place, value } of placed) form.append(place, value instanceof Uint8Array ? encodeBytes(value, body.bytes) : String(value));
+    for (const [place, value] of Object.entries(body.extra)) form.append(place, String(value));
+    return { method: 'POST', path: r.path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() };
   }
   if (body.encoding === 'multipart') {
     const parts = placed.map(({ field, place, value }) => (isBytes(field) ? { name: place, value: value as Uint8Array, type: 'audio/wav' } : { name: place, value: textOf(value) }));

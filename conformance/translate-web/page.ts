@@ -58,6 +58,9 @@ export interface ApiRequest {
   at: number;
   /** When its answer came (0: not yet). */
   answeredAt: number;
+  method: string;
+  /** The request body as text ('' for none). */
+  body: string;
 }
 
 export interface OpenedPage {
@@ -80,7 +83,7 @@ export async function openPage(c: CaseContext, url: string): Promise<OpenedPage>
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
     if (!path.startsWith('/api/')) return;
-    const entry = { path, status: 0, at: Date.now(), answeredAt: 0 };
+    const entry = { path, status: 0, at: Date.now(), answeredAt: 0, method: request.method(), body: request.postDataBuffer()?.toString('latin1') ?? '' };
     requests.push(entry);
     sent.set(request, entry);
   });

@@ -31,6 +31,22 @@ const OTHER_RETRY_POLICY = [
   'translate-web/client/retry-policy/three-retries-after-250-500-1000-ms-then-the-error',
 ];
 
+/** errors-alt: other statuses (422 for a body it cannot read) and problem+json bodies for every failure. */
+const OTHER_ERRORS = [
+  'translate-web/bodies/invalid-request/400-array-body',
+  'translate-web/bodies/invalid-request/400-invalid-base64',
+  'translate-web/bodies/invalid-request/400-malformed-json',
+  'translate-web/bodies/invalid-request/400-unknown-field',
+  'translate-web/bodies/invalid-request/400-wrong-type',
+  'translate-web/bodies/invalid-request/413-above-72-mib',
+  'translate-web/bodies/invalid-request/415-when-not-json',
+  'translate-web/errors/body/json-error-with-code-and-the-status-message',
+  'translate-web/errors/deadline-exceeded/504-when-the-deadline-passes',
+  'translate-web/errors/service-unavailable/503-then-recovers-when-the-service-is-back',
+  'translate-web/errors/status-mapping/every-grpc-code-on-its-http-status',
+  'translate-web/routes/unknown-and-wrong-method/404-and-405-with-allow-no-call',
+];
+
 /** The variant serves no OpenAPI document (none is mentioned). */
 const NO_OPENAPI = 'translate-web/routes/openapi/openapi-3-1-with-the-seven-routes';
 
@@ -46,21 +62,8 @@ variantSuite({
         ...PROTO_JSON_BODIES,
         // rest-bodies: the localize file as a JSON value; proto field names are not its names.
         'translate-web/bodies/json-mapping/proto-field-names-accepted',
-        // rest-bodies + errors-alt: other statuses for bodies it cannot read (422, 415 for a transcription
-        // that is not multipart), unknown fields ignored; problem+json bodies.
-        'translate-web/bodies/invalid-request/400-array-body',
-        'translate-web/bodies/invalid-request/400-invalid-base64',
-        'translate-web/bodies/invalid-request/400-malformed-json',
-        'translate-web/bodies/invalid-request/400-unknown-field',
-        'translate-web/bodies/invalid-request/400-wrong-type',
-        'translate-web/bodies/invalid-request/413-above-72-mib',
-        'translate-web/bodies/invalid-request/415-when-not-json',
-        // errors-alt
-        'translate-web/errors/body/json-error-with-code-and-the-status-message',
-        'translate-web/errors/deadline-exceeded/504-when-the-deadline-passes',
-        'translate-web/errors/service-unavailable/503-then-recovers-when-the-service-is-back',
-        'translate-web/errors/status-mapping/every-grpc-code-on-its-http-status',
-        'translate-web/routes/unknown-and-wrong-method/404-and-405-with-allow-no-call',
+        // errors-alt (and rest-bodies: unknown fields ignored, a transcription that is not multipart refused 415)
+        ...OTHER_ERRORS,
         // created-201
         'translate-web/routes/success-status/200-for-every-route',
         // cors
@@ -99,18 +102,7 @@ variantSuite({
       variants: ['created-201', 'slow', 'errors-alt'],
       args: describe('conformance/translate-web/reference-target/description.json'),
       informational: [
-        'translate-web/bodies/invalid-request/400-array-body',
-        'translate-web/bodies/invalid-request/400-invalid-base64',
-        'translate-web/bodies/invalid-request/400-malformed-json',
-        'translate-web/bodies/invalid-request/400-unknown-field',
-        'translate-web/bodies/invalid-request/400-wrong-type',
-        'translate-web/bodies/invalid-request/413-above-72-mib',
-        'translate-web/bodies/invalid-request/415-when-not-json',
-        'translate-web/errors/body/json-error-with-code-and-the-status-message',
-        'translate-web/errors/deadline-exceeded/504-when-the-deadline-passes',
-        'translate-web/errors/service-unavailable/503-then-recovers-when-the-service-is-back',
-        'translate-web/errors/status-mapping/every-grpc-code-on-its-http-status',
-        'translate-web/routes/unknown-and-wrong-method/404-and-405-with-allow-no-call',
+        ...OTHER_ERRORS,
         'translate-web/routes/success-status/200-for-every-route',
         NO_OPENAPI,
       ],

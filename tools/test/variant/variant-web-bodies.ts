@@ -1,7 +1,8 @@
 // The body designs of the permitted-variant gateway: how an HTTP request becomes the RPC's request message and
 // the RPC's response becomes the HTTP answer. `proto`: the protobuf JSON mapping (lowerCamel, base64, every
 // field); `snake`: the same messages with proto field names only and base64url bytes; `rest`: a design of its
-// own (variant-web-rest.json declares its requests to the suite).
+// own (variant-web-rest.json declares its requests to the suite): renamed fields, a form for detect, the
+// localization file as a JSON value, multipart and raw audio, speech as audio/wav, transcriptions as text.
 import { create, type DescMessage, fromJson, type JsonObject, type JsonValue, type MessageShape, toJson } from '@bufbuild/protobuf';
 import busboy from 'busboy';
 
@@ -135,8 +136,10 @@ const rest: BodyDesign = {
         return create(schema, { text: text(json, 'q'), sourceLanguage: text(json, 'source'), targetLanguage: text(json, 'target'), model: text(json, 'model'), context: text(json, 'context'), languageFormat: text(json, 'format') } as never);
       }
       case 'detect': {
-        const json = jsonObject(incoming);
-        return create(schema, { text: text(json, 'q'), languageFormat: text(json, 'format') } as never);
+        // A form, as an HTML form would send it.
+        if (!/^application\/x-www-form-urlencoded\b/i.test(incoming.contentType)) throw new BodyError(415, 'expected application/x-www-form-urlencoded');
+        const form = new URLSearchParams(incoming.body.toString('utf8'));
+        return create(schema, { text: form.get('q') ?? '', languageFormat: form.get('format') ?? '' } as never);
       }
       case 'localize': {
         const json = jsonObject(incoming);

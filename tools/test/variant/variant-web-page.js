@@ -63,7 +63,7 @@ const api = {
   },
   async detect(text) {
     if (DESIGN === 'rest') {
-      const [first] = (await postJson('/api/detect', { q: text })).detections;
+      const [first] = (await (await call('/api/detect', { method: 'POST', body: new URLSearchParams({ q: text }) })).json()).detections;
       return { language: first.language, probability: first.confidence };
     }
     return postJson('/api/detect', { text });

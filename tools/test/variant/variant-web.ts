@@ -207,11 +207,14 @@ function extra(path: string, req: IncomingMessage, res: ServerResponse, query: U
   if (path === '/healthz') send(res, 200, { 'Content-Type': 'text/plain' }, 'ok\n');
   else if (path === '/api/languages') send(res, 200, { 'Content-Type': 'application/json' }, JSON.stringify(['en', 'es', 'de', 'fr', 'ru']));
   else if (path === '/api/detect' && req.method === 'GET') {
-    const search = new URLSearchParams({ ...(design === 'rest' ? { q: query.get('text') ?? '' } : { text: query.get('text') ?? '' }) });
     const detect = ROUTES.get('/api/detect')!;
+    const text = query.get('text') ?? '';
+    const incoming =
+      design === 'rest'
+        ? { contentType: 'application/x-www-form-urlencoded', body: Buffer.from(new URLSearchParams({ q: text }).toString()), query }
+        : { contentType: 'application/json', body: Buffer.from(JSON.stringify({ text })), query };
     void (async () => {
-      const json = Buffer.from(JSON.stringify(Object.fromEntries(search)));
-      const request = await bodies.decode('detect', detect.rpc.input, { contentType: 'application/json', body: json, query: search });
+      const request = await bodies.decode('detect', detect.rpc.input, incoming);
       const response = await callService(detect, request, new AbortController().signal);
       const answer = bodies.encode('detect', detect.rpc.output, response);
       send(res, 200, answer.headers, answer.body);
