@@ -11,21 +11,32 @@ import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import { sharedAnswer } from './shared-answers.ts';
 import { connect, SPEECH_CALL, SPEECH_CASE_MS, speechOn } from './target.ts';
-import { makeWav, repeatWav } from './wav-check.ts';
+import { asPcm16, makeWav, repeatWav } from './wav-check.ts';
 
 const M = TranslateService.method;
 const STT = { applicable: speechOn('stt'), timeoutMs: SPEECH_CASE_MS };
 const golden = speechGolden();
 const base = golden.find((f) => f.encoding === 's16' && f.channels === 1 && f.leadingSilence === 0)!;
 const padded = golden.find((f) => f.leadingSilence > 0)!;
+/** Every golden layout as 16-bit PCM (the others converted, at their rate and channel count): any rate and
+ * channel count must be accepted; which sample encodings is not stated (translate/transcribe/wav-encodings). */
+const layouts16 = golden.map((f) => (f.encoding === 's16' ? f : { ...f, encoding: 's16', converted: true }));
+/** The golden files in another encoding than 16-bit PCM, as they are. */
+const otherEncodings = golden.filter((f) => f.encoding !== 's16');
 /** The rate from which recognisable words are required: narrowband audio lacks what wideband models hear. */
 const WIDEBAND = 16_000;
 /** Slack on times: engines frame audio in 10–25 ms steps. */
 const FRAME = 0.05;
 
-function transcribe(c: CaseContext, client: GrpcClient, fixture: SpeechFixture, over: { language?: string; audioFormat?: string; languageFormat?: string } = {}) {
-  const request = { file: fixture.file, language: 'en', audioFormat: 'wav', languageFormat: '', ...over };
-  return sharedAnswer(c, request, () => client.call(M.transcribeAudio, { ...request, audioData: speechFile(fixture.file) }, SPEECH_CALL));
+function transcribe(
+  c: CaseContext,
+  client: GrpcClient,
+  fixture: SpeechFixture & { converted?: boolean },
+  over: { language?: string; audioFormat?: string; languageFormat?: string } = {},
+) {
+  const request = { file: fixture.converted ? `${fixture.file} as 16-bit PCM` : fixture.file, language: 'en', audioFormat: 'wav', languageFormat: '', ...over };
+  const audioData = fixture.converted ? asPcm16(speechFile(fixture.file)) : speechFile(fixture.file);
+  return sharedAnswer(c, request, () => client.call(M.transcribeAudio, { ...request, audioData }, SPEECH_CALL));
 }
 
 /** The words of the utterance a fixture speaks (lower case, without punctuation). */
@@ -46,14 +57,14 @@ check('translate/transcribe/rpc/recognises-speech', STT, async (t, c) => {
   t.true(heard(base, out.response!.fullText) >= 2, `heard "${out.response!.fullText}" for "${[...wordsOf(base)].join(' ')}"`);
 });
 
-check('translate/transcribe/any-wav-layout/every-rate-channels-and-depth', STT, async (t, c) => {
+check('translate/transcribe/any-wav-layout/every-rate-and-channel-count', STT, async (t, c) => {
   const client = await connect(c);
-  const outcomes = await Promise.all(golden.map((fixture) => transcribe(c, client, fixture)));
+  const outcomes = await Promise.all(layouts16.map((fixture) => transcribe(c, client, fixture)));
   for (const [i, out] of outcomes.entries()) {
-    const { file, sampleRate } = golden[i]!;
-    t.is(out.codeName, 'OK', `${file}: ${out.message}`);
+    const { file, sampleRate, channels } = layouts16[i]!;
+    t.is(out.codeName, 'OK', `${file} (${sampleRate} Hz, ${channels} channels, 16-bit): ${out.message}`);
     // Below 16 kHz the upper half of a wideband recognizer's band is empty: accepted, words not required.
-    if (sampleRate >= WIDEBAND) t.true(heard(golden[i]!, out.response?.fullText ?? '') >= 2, `${file}: heard "${out.response?.fullText}"`);
+    if (sampleRate >= WIDEBAND) t.true(heard(layouts16[i]!, out.response?.fullText ?? '') >= 2, `${file}: heard "${out.response?.fullText}"`);
   }
 });
 
@@ -61,9 +72,9 @@ check('translate/limits/stt-resampling/times-in-seconds-of-the-input', STT, asyn
   // Resampled audio keeps its duration: segments fall inside every layout's own duration. Narrowband copies
   // need not be heard (see any-wav-layout): their segments, if any, are held to the same bounds.
   const client = await connect(c);
-  const outcomes = await Promise.all(golden.map((fixture) => transcribe(c, client, fixture)));
+  const outcomes = await Promise.all(layouts16.map((fixture) => transcribe(c, client, fixture)));
   for (const [i, out] of outcomes.entries()) {
-    const { file, duration, sampleRate } = golden[i]!;
+    const { file, duration, sampleRate } = layouts16[i]!;
     t.is(out.codeName, 'OK', `${file}: ${out.message}`);
     const segments = out.response?.segments ?? [];
     if (sampleRate >= WIDEBAND) t.not(segments.length, 0, `${file}: no segment`);
@@ -170,6 +181,15 @@ check('translate/transcribe/silence/no-segments', STT, async (t, c) => {
 check('translate/transcribe/audio-format-other/invalid-argument', STT, async (t, c) => {
   const out = await transcribe(c, await connect(c), base, { audioFormat: 'mp3' });
   t.is(out.codeName, 'INVALID_ARGUMENT', out.message);
+});
+
+check('translate/transcribe/wav-encodings/8-24-bit-and-float-accepted', STT, async (t, c) => {
+  const client = await connect(c);
+  const outcomes = await Promise.all(otherEncodings.map((fixture) => transcribe(c, client, fixture)));
+  t.deepEqual(
+    outcomes.map((o, i) => `${otherEncodings[i]!.file}: ${o.codeName}`),
+    otherEncodings.map((f) => `${f.file}: OK`),
+  );
 });
 
 check('translate/transcribe/wav-encodings/golden-transcriptions', { needs: ['golden-speech'], ...STT }, async (t, c) => {

@@ -109,6 +109,13 @@ export function makeWav(sampleRate: number, channels: number, bitDepth: BitDepth
   return wav.toBuffer();
 }
 
+/** The same audio as 16-bit PCM, at its rate and channel count (wavefile converts the samples). */
+export function asPcm16(bytes: Uint8Array): Uint8Array {
+  const wav = new WaveFile(bytes);
+  wav.toBitDepth('16');
+  return wav.toBuffer();
+}
+
 /** The audio of a WAV file played `times` times in a row, as one WAV file of the same layout. */
 export function repeatWav(bytes: Uint8Array, times: number): Uint8Array {
   const wav = new WaveFile(bytes);

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { connect, listedVoices, SPEECH_CALL, speechOn } from './target.ts';
 import { type BitDepth, inspectWav, makeWav } from './wav-check.ts';
@@ -12,24 +13,38 @@ import { type BitDepth, inspectWav, makeWav } from './wav-check.ts';
 const M = TranslateService.method;
 const DEPTHS: BitDepth[] = ['8', '16', '24', '32', '32f'];
 
-/** A WAV layout and a short length (recognition cost grows with length, not with layout). */
-const layout = fc.record({
-  sampleRate: fc.oneof(fc.constantFrom(8000, 11025, 16000, 22050, 44100, 48000, 96000), fc.integer({ min: 4000, max: 96000 })),
-  channels: fc.integer({ min: 1, max: 6 }),
-  bitDepth: fc.constantFrom(...DEPTHS),
-  seconds: fc.double({ min: 0.05, max: 0.4, noNaN: true }),
-});
+/** A WAV layout of `depths` and a short length (recognition cost grows with length, not with layout). */
+const layout = (depths: BitDepth[]) =>
+  fc.record({
+    sampleRate: fc.oneof(fc.constantFrom(8000, 11025, 16000, 22050, 44100, 48000, 96000), fc.integer({ min: 4000, max: 96000 })),
+    channels: fc.integer({ min: 1, max: 6 }),
+    bitDepth: fc.constantFrom(...depths),
+    seconds: fc.double({ min: 0.05, max: 0.4, noNaN: true }),
+  });
 
-check('translate/transcribe/any-wav-layout/generated-layouts-accepted', { applicable: speechOn('stt'), timeoutMs: 120_000 }, async (_t, c) => {
+async function layoutsAccepted(c: CaseContext, depths: BitDepth[], numRuns: number): Promise<void> {
   const client = await connect(c);
   await c.property(
-    layout,
+    layout(depths),
     async ({ sampleRate, channels, bitDepth, seconds }) => {
       const audio = makeWav(sampleRate, channels, bitDepth, Math.max(1, Math.round(sampleRate * seconds)));
       const out = await client.call(M.transcribeAudio, { audioData: audio, language: 'en' }, SPEECH_CALL);
       assert.equal(out.codeName, 'OK', `${sampleRate} Hz, ${channels} channels, ${bitDepth}-bit: ${out.message}`);
     },
-    { numRuns: 10 },
+    { numRuns },
+  );
+}
+
+// Any rate and channel count (16-bit PCM); other sample encodings are translate/transcribe/wav-encodings.
+check('translate/transcribe/any-wav-layout/generated-layouts-accepted', { applicable: speechOn('stt'), timeoutMs: 120_000 }, async (_t, c) => {
+  await layoutsAccepted(c, ['16'], 10);
+});
+
+check('translate/transcribe/wav-encodings/generated-depths-accepted', { applicable: speechOn('stt'), timeoutMs: 120_000 }, async (_t, c) => {
+  await layoutsAccepted(
+    c,
+    DEPTHS.filter((d) => d !== '16'),
+    6,
   );
 });
 

@@ -79,6 +79,10 @@ variantSuite({
         'translate/synthesize/zero-speed/same-as-one',
         // silence-refused: translate/transcribe/silence.
         'translate/transcribe/silence/no-segments',
+        // pcm16-only: 8/24-bit and float WAVs refused (translate/transcribe/wav-encodings).
+        'translate/transcribe/wav-encodings/8-24-bit-and-float-accepted',
+        'translate/transcribe/wav-encodings/generated-depths-accepted',
+        'translate/transcribe/wav-encodings/golden-transcriptions',
       ],
     },
   ],

@@ -33,6 +33,9 @@ export const TRANSLATE_VARIANTS = {
   /** WAV audio without any sound is refused with INVALID_ARGUMENT, before anything else is checked
    * (translate/transcribe/silence, translate/errors/check-order). */
   'silence-refused': 'silent audio refused first',
+  /** Only 16-bit PCM WAV is recognised; other sample encodings are refused with INVALID_ARGUMENT (any rate
+   * and channel count is stated, encodings are not: translate/transcribe/wav-encodings). */
+  'pcm16-only': '16-bit PCM input only',
   /** "50 MB" read as 50,000,000 bytes: larger audio_data is refused (translate/limits/audio-size-over). */
   'audio-limit-si': 'audio bound of 50,000,000 bytes',
   /** Every answer carries an unknown field 15 (a later, additive version of the messages). */

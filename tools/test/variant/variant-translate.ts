@@ -45,6 +45,9 @@ async function request(m: Method, bytes: Buffer): Promise<Forward> {
   if (on('silence-refused') && (m.name === 'TranscribeAudio' || m.name === 'TranslateAudio') && silent(fields.audioData as Uint8Array)) {
     return refusal(status.INVALID_ARGUMENT, 'no sound in the audio');
   }
+  if (on('pcm16-only') && (m.name === 'TranscribeAudio' || m.name === 'TranslateAudio') && !pcm16(fields.audioData as Uint8Array)) {
+    return refusal(status.INVALID_ARGUMENT, 'only 16-bit PCM audio is supported');
+  }
   if (on('speed-zero-refused') && m.name === 'SynthesizeSpeech' && fields.speed === 0) {
     return refusal(status.INVALID_ARGUMENT, 'a speech rate multiplier is required');
   }
@@ -129,6 +132,14 @@ function silent(audio: Uint8Array | undefined): boolean {
   if (wav?.format !== 1 || wav.bits !== 16) return false;
   for (let at = 0; at + 2 <= wav.data.length; at += 2) if (Math.abs(wav.data.readInt16LE(at)) > 32) return false;
   return true;
+}
+
+/** A WAV of 16-bit PCM samples (plain or extensible); anything else that has a `fmt ` and a `data` chunk is
+ * not, and what has none is left to the reference to refuse. */
+function pcm16(audio: Uint8Array | undefined): boolean {
+  const wav = audio && wavParts(audio);
+  if (!wav) return true;
+  return (wav.format === 1 || wav.format === 0xfffe) && wav.bits === 16;
 }
 
 /** A 16-bit PCM WAV resampled (linearly) to `rate`, written with a LIST chunk before its data. */
