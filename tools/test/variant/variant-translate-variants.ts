@@ -13,9 +13,9 @@ export const TRANSLATE_VARIANTS = {
   /** A non-zero detector score is squared (still in [0, 1]; only the range and the zero of an unscored
    * detector are stated). */
   probabilities: 'other scores',
-  /** Synthesized WAVs resampled to 24 kHz, with a LIST chunk before the data ("sample_rate … typically
-   * 22050"; "16-bit PCM, RIFF header"). */
-  'tts-24000-hz': 'TTS at 24 kHz, LIST chunk in the WAV',
+  /** Synthesized WAVs resampled to 24 kHz, written as WAVE_FORMAT_EXTENSIBLE (PCM sub-format) with a LIST
+   * chunk before the data ("sample_rate … typically 22050"; "16-bit PCM, RIFF header"). */
+  'tts-24000-hz': 'TTS at 24 kHz, extensible format, LIST chunk',
   /** One segment from 0 s to the end of the speech, holding all the text (segment boundaries and count are
    * not stated). */
   segments: 'one segment over the whole speech',

@@ -142,7 +142,8 @@ function pcm16(audio: Uint8Array | undefined): boolean {
   return (wav.format === 1 || wav.format === 0xfffe) && wav.bits === 16;
 }
 
-/** A 16-bit PCM WAV resampled (linearly) to `rate`, written with a LIST chunk before its data. */
+/** A 16-bit PCM WAV resampled (linearly) to `rate`, written as WAVE_FORMAT_EXTENSIBLE with a LIST chunk before
+ * its data. */
 function resampleWav(audio: Uint8Array, rate: number): Uint8Array {
   const fmt = wavParts(audio);
   if (fmt?.bits !== 16) return audio;
@@ -161,25 +162,28 @@ function resampleWav(audio: Uint8Array, rate: number): Uint8Array {
       out.writeInt16LE(Math.round(a + (z - a) * f), (i * channels + ch) * 2);
     }
   }
+  // WAVE_FORMAT_EXTENSIBLE with the PCM sub-format (a 40-byte fmt chunk), then a LIST chunk, then the data.
+  const fmtChunk = Buffer.alloc(48);
+  fmtChunk.write('fmt ', 0, 'latin1');
+  fmtChunk.writeUInt32LE(40, 4);
+  fmtChunk.writeUInt16LE(0xfffe, 8);
+  fmtChunk.writeUInt16LE(channels, 10);
+  fmtChunk.writeUInt32LE(rate, 12);
+  fmtChunk.writeUInt32LE(rate * 2 * channels, 16);
+  fmtChunk.writeUInt16LE(2 * channels, 20);
+  fmtChunk.writeUInt16LE(16, 22);
+  fmtChunk.writeUInt16LE(22, 24); // cbSize
+  fmtChunk.writeUInt16LE(16, 26); // valid bits
+  fmtChunk.writeUInt32LE(channels === 1 ? 0x4 : 0x3, 28); // speaker positions: centre, or front left and right
+  Buffer.from('0100000000001000800000aa00389b71', 'hex').copy(fmtChunk, 32); // KSDATAFORMAT_SUBTYPE_PCM
   const info = Buffer.from('INFOISFT\x12\0\0\0variant-translate\0', 'latin1');
-  const header = Buffer.alloc(36);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(4 + 24 + 8 + info.length + 8 + out.length, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(channels, 22);
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2 * channels, 28);
-  header.writeUInt16LE(2 * channels, 32);
-  header.writeUInt16LE(16, 34);
-  const list = Buffer.alloc(8);
-  list.write('LIST', 0, 'latin1');
+  const list = Buffer.concat([Buffer.from('LIST', 'latin1'), Buffer.alloc(4), info]);
   list.writeUInt32LE(info.length, 4);
-  const dataHeader = Buffer.alloc(8);
-  dataHeader.write('data', 0, 'latin1');
-  dataHeader.writeUInt32LE(out.length, 4);
-  return Buffer.concat([header, list, info, dataHeader, out]);
+  const dataChunk = Buffer.concat([Buffer.from('data', 'latin1'), Buffer.alloc(4), out]);
+  dataChunk.writeUInt32LE(out.length, 4);
+  const riff = Buffer.concat([Buffer.from('RIFF', 'latin1'), Buffer.alloc(4), Buffer.from('WAVE', 'latin1'), fmtChunk, list, dataChunk]);
+  riff.writeUInt32LE(riff.length - 8, 4);
+  return riff;
 }
 
 function alterAnswer(m: Method, request: Fields, response: Fields): void {
