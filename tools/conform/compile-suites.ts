@@ -21,6 +21,20 @@ export function compileSuites(files: string[]): CompiledSuites {
   const outdir = join(PROJECT_ROOT, '.cache', 'conformance', `run-${process.pid}`);
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
+  try {
+    build(files, outdir);
+  } catch (err) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    files: files.map((f) => relative(PROJECT_ROOT, join(outdir, f.replace(/\.ts$/, '.mjs')))),
+    sourceOf: (compiled) => relative(outdir, compiled).replace(/\.mjs$/, '.ts'),
+    remove: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+function build(files: string[], outdir: string): void {
   buildSync({
     entryPoints: files.map((f) => join(PROJECT_ROOT, f)),
     outbase: PROJECT_ROOT,
@@ -34,9 +48,4 @@ export function compileSuites(files: string[]): CompiledSuites {
     sourcemap: 'linked',
     logLevel: 'error',
   });
-  return {
-    files: files.map((f) => relative(PROJECT_ROOT, join(outdir, f.replace(/\.ts$/, '.mjs')))),
-    sourceOf: (compiled) => relative(outdir, compiled).replace(/\.mjs$/, '.ts'),
-    remove: () => rmSync(outdir, { recursive: true, force: true }),
-  };
 }

@@ -62,12 +62,13 @@ export async function runSuites(
   onCase: (id: string, ok: boolean) => void,
 ): Promise<RunOutcome> {
   const runMark = `run-${process.pid}-${Date.now().toString(36)}`;
+  // The suites first: a suite that does not build leaves nothing behind.
+  const compiled = compileSuites(longestFirst(suites.flatMap((s) => s.files)));
   const scratch = mkdtempSync(join(tmpdir(), 'conform-run-'));
   const eventsFile = join(scratch, 'events.jsonl');
   const clauseIndex = join(scratch, 'clauses.json');
-  writeFileSync(clauseIndex, JSON.stringify(Object.fromEntries(catalog.clauses.map((c) => [c.id, c.surface]))));
-  const compiled = compileSuites(longestFirst(suites.flatMap((s) => s.files)));
   try {
+    writeFileSync(clauseIndex, JSON.stringify(Object.fromEntries(catalog.clauses.map((c) => [c.id, c.surface]))));
     const ava = await runAva(
       COMPILED_CONFIG,
       compiled.files,
