@@ -3,8 +3,8 @@
 // names such as "Greek") and in the request the tool sends.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
-import { backend, facts, pair, recordedRequest, sharedStub, sharedTools, STDIO, toolServer } from './target.ts';
-import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
+import { backend, callThrough, facts, pair, sharedStub, sharedTools, STDIO, toolServer } from './target.ts';
+import { answerOf, judge, rpcJson } from './tool-answer.ts';
 
 const M = TranslateService.method;
 const TOOL = 'detect_language';
@@ -20,13 +20,12 @@ check('translate-tools/tools/wraps-rpcs/detect-language-answers-as-the-rpc', STD
         tools.callTool(TOOL, { text: pair.text, language_format: format }),
         grpc.call(M.detectLanguage, { text: pair.text, languageFormat: format }),
       ]);
-      const answer = answerOf(tool);
-      return { format, ok: answer.ok, diff: mismatches(answer, rpcJson(M.detectLanguage.output, rpc)), shown: shown(answer) };
+      return { format, answer: answerOf(tool), rpc };
     }),
   );
-  for (const o of outcomes) {
-    t.true(o.ok, `${o.format}: ${o.shown}`);
-    t.deepEqual(o.diff, [], o.format);
+  for (const { format, answer, rpc } of outcomes) {
+    const expected = await c.need(`DetectLanguage called directly with ${format}`, () => rpcJson(M.detectLanguage.output, rpc));
+    judge(t, c, answer, M.detectLanguage.output, expected, { label: format, stated: ['language'] });
   }
 });
 
@@ -38,15 +37,17 @@ check('translate-tools/detect-language/format-default/bcp47-tag-when-omitted', S
     service.grpc.call(M.detectLanguage, { text: labelled.text, languageFormat: 'bcp47' }),
     service.grpc.call(M.detectLanguage, { text: labelled.text, languageFormat: 'native' }),
   ]);
-  const answer = answerOf(tool);
-  t.true(answer.ok, shown(answer));
-  t.deepEqual(mismatches(answer, rpcJson(M.detectLanguage.output, bcp47), { fields: ['language'] }), [], `native label: ${native.response?.language}`);
+  const expected = await c.need('DetectLanguage called directly with bcp47', () => rpcJson(M.detectLanguage.output, bcp47));
+  // A text answer naming the raw label where the tag belongs reports the native format.
+  const label = native.response?.language;
+  const contrary: Record<string, string[]> = label && label !== expected.language ? { language: [label] } : {};
+  judge(t, c, answerOf(tool), M.detectLanguage.output, expected, { fields: ['language'], stated: ['language'], contrary });
 });
 
 check('translate-tools/detect-language/format-default/rpc-format-bcp47', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c);
+  const shared = await sharedStub(c);
   const text = `format omitted ${c.id}`;
-  await tools.callTool(TOOL, { text });
-  const request = await recordedRequest(stub, M.detectLanguage, (r) => r.text === text);
-  t.true(['bcp47', ''].includes(request.languageFormat), `language_format sent: ${JSON.stringify(request.languageFormat)}`);
+  const called = await callThrough(t, c, shared, { tool: TOOL, args: { text } }, M.detectLanguage, (r) => r.text === text, { mustCall: true });
+  if (!called) return;
+  t.true(['bcp47', ''].includes(called.request.languageFormat), `language_format sent: ${JSON.stringify(called.request.languageFormat)}`);
 });

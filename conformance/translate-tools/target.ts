@@ -7,6 +7,7 @@
 import { fromBinary, type MessageShape } from '@bufbuild/protobuf';
 import { status } from '@grpc/grpc-js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecutionContext } from 'ava';
 import type { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { backendServices } from '../harness/backend-service.ts';
 import type { CaseContext } from '../harness/case-context.ts';
@@ -18,6 +19,7 @@ import { McpSession } from '../harness/mcp-client.ts';
 import { perFile } from '../harness/per-file.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 import type { TranslateDescription } from '../translate/target.ts';
+import { type Answer, answerOf, shown } from './tool-answer.ts';
 
 export const target: TargetSpec = runEnv.targets['translate-tools']!;
 
@@ -124,16 +126,72 @@ export async function sharedStub(c: CaseContext, name = 'main'): Promise<{ stub:
 
 type Method = (typeof TranslateService.method)[keyof typeof TranslateService.method];
 
-/** The request of the first call of `method` the stub recorded that `match` accepts, decoded. */
-export async function recordedRequest<M extends Method>(
-  stub: GrpcStub,
+/** How long after the tool answered its request may still reach the stub (it is normally there before). */
+const CALL_AFTER_ANSWER_MS = 3_000;
+
+export interface CallThrough {
+  /** Whether the clause says the tool must call the service here. When it does, an answer without the call
+   * fails the case; when it does not (the case only looks at what a call carries), the case cannot judge. */
+  mustCall: boolean;
+}
+
+/**
+ * Calls `tool` on a server whose service is `stub`, and returns the request of `method` it caused (the first
+ * the stub recorded that `match` accepts, decoded), with the tool's answer. When no such call comes, the
+ * message shows the tool's own answer (which may say why it made none).
+ */
+export async function callThrough<M extends Method>(
+  t: ExecutionContext,
+  c: CaseContext,
+  { stub, tools }: { stub: GrpcStub; tools: McpSession },
+  call: { tool: string; args: Record<string, unknown> },
   method: M,
-  match: (request: MessageShape<M['input']>) => boolean = () => true,
-): Promise<MessageShape<M['input']>> {
+  match: (request: MessageShape<M['input']>) => boolean,
+  { mustCall }: CallThrough,
+): Promise<{ request: MessageShape<M['input']>; answer: Answer } | undefined> {
   const path = `/${method.parent.typeName}/${method.name}`;
-  const decode = (message: Uint8Array) => fromBinary(method.input, message) as MessageShape<M['input']>;
-  const call = await stub.waitForCall((x) => x.path === path && match(decode(x.message)));
-  return decode(call.message);
+  const decode = (message: Uint8Array): MessageShape<M['input']> | undefined => {
+    try {
+      return fromBinary(method.input, message) as MessageShape<M['input']>;
+    } catch {
+      return undefined;
+    }
+  };
+  const answer = answerOf(await tools.callTool(call.tool, call.args));
+  const recorded = await stub
+    .waitForCall((x) => {
+      const request = x.path === path ? decode(x.message) : undefined;
+      return request !== undefined && match(request);
+    }, CALL_AFTER_ANSWER_MS)
+    .catch(() => undefined);
+  if (recorded) return { request: decode(recorded.message)!, answer };
+  const what =
+    `${call.tool} made no ${method.name} call of this case at the service (a recording stub at ${stub.address}; ` +
+    `${stub.calls.length} calls recorded in all); the tool answered: ${shown(answer)}`;
+  if (!mustCall) c.inconclusive(`the case cannot see what the call would carry: ${what}`);
+  t.fail(what);
+  return undefined;
+}
+
+/** A valid WAV (16-bit PCM, mono, 16 kHz) whose samples spell `marker`: bytes no other case sends, that a tool
+ * checking its input still takes for a WAV. */
+export function markedWav(marker: string): Buffer {
+  const samples = Buffer.concat([Buffer.from(marker, 'utf8'), Buffer.alloc(64)]);
+  const data = samples.length % 2 === 0 ? samples : Buffer.concat([samples, Buffer.alloc(1)]);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(16_000, 24);
+  header.writeUInt32LE(32_000, 28); // bytes per second
+  header.writeUInt16LE(2, 32); // block align
+  header.writeUInt16LE(16, 34); // bits per sample
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
 }
 
 let listed: Promise<{ tools: Tool[]; notes: string[] }> | undefined;

@@ -9,8 +9,8 @@ import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { PROJECT_ROOT } from '../harness/launch.ts';
-import { backend, recordedRequest, sharedStub, sharedTools, STDIO } from './target.ts';
-import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
+import { backend, callThrough, markedWav, sharedStub, sharedTools, STDIO } from './target.ts';
+import { answerOf, judge, rpcJson, shown } from './tool-answer.ts';
 
 const M = TranslateService.method;
 const TOOL = 'transcribe_audio';
@@ -31,28 +31,37 @@ function folder(c: CaseContext): string {
   return inner;
 }
 
-/** Bytes no other case sends: the recording stub tells the calls of concurrent cases apart by the case ID
- * inside them. */
-const marked = (c: CaseContext): Buffer => Buffer.concat([speech.subarray(0, 44), Buffer.from(c.id), Buffer.alloc(64)]);
+/** A WAV no other case sends: the recording stub tells the calls of concurrent cases apart by the case ID
+ * inside it. */
+const marked = (c: CaseContext): Buffer => markedWav(c.id);
 const carries = (c: CaseContext) => (request: { audioData: Uint8Array }) => Buffer.from(request.audioData).includes(c.id);
 
 // ---------------------------------------------------------------- reads-file
 check('translate-tools/transcribe-audio/reads-file/sends-the-file-bytes-and-hint', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c);
-  await tools.callTool(TOOL, { file_path: SPEECH, language: 'en' });
-  const request = await recordedRequest(stub, M.transcribeAudio, (r) => Buffer.from(r.audioData).equals(speech));
-  t.is(request.language, 'en');
-  t.is(request.audioData.length, speech.length);
+  const shared = await sharedStub(c);
+  // The file's bytes, whole, are what identifies the call (a truncated file is no such call).
+  const called = await callThrough(
+    t,
+    c,
+    shared,
+    { tool: TOOL, args: { file_path: SPEECH, language: 'en' } },
+    M.transcribeAudio,
+    (r) => Buffer.from(r.audioData).equals(speech),
+    { mustCall: true },
+  );
+  if (!called) return;
+  t.is(called.request.language, 'en');
+  t.is(called.request.audioData.length, speech.length);
 });
 
 check('translate-tools/transcribe-audio/reads-file/auto-hint-sent-as-detect', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c);
+  const shared = await sharedStub(c);
   const path = join(folder(c), 'auto hint.wav');
   writeFileSync(path, marked(c));
-  await tools.callTool(TOOL, { file_path: path, language: 'auto' });
-  const request = await recordedRequest(stub, M.transcribeAudio, carries(c));
+  const called = await callThrough(t, c, shared, { tool: TOOL, args: { file_path: path, language: 'auto' } }, M.transcribeAudio, carries(c), { mustCall: true });
+  if (!called) return;
   // Empty and `auto` both ask the service to detect.
-  t.true(['auto', ''].includes(request.language), `language sent: ${JSON.stringify(request.language)}`);
+  t.true(['auto', ''].includes(called.request.language), `language sent: ${JSON.stringify(called.request.language)}`);
 });
 
 check('translate-tools/transcribe-audio/reads-file/transcribes-as-the-rpc', STDIO, async (t, c) => {
@@ -63,9 +72,8 @@ check('translate-tools/transcribe-audio/reads-file/transcribes-as-the-rpc', STDI
     tools.callTool(TOOL, { file_path: path, language: 'en' }),
     grpc.call(M.transcribeAudio, { audioData: speech, language: 'en' }),
   ]);
-  const answer = answerOf(tool);
-  t.true(answer.ok, shown(answer));
-  t.deepEqual(mismatches(answer, rpcJson(M.transcribeAudio.output, rpc)), []);
+  const expected = await c.need('TranscribeAudio called directly', () => rpcJson(M.transcribeAudio.output, rpc));
+  judge(t, c, answerOf(tool), M.transcribeAudio.output, expected);
 });
 
 // ---------------------------------------------------------------- informational: files the tool refuses
@@ -127,23 +135,25 @@ check('translate-tools/transcribe-audio/oversize-file/resource-exhausted-names-t
 });
 
 check('translate-tools/transcribe-audio/oversize-file/limit-itself-is-sent', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c);
+  const shared = await sharedStub(c);
   const path = join(folder(c), 'just fits.wav');
   writeFileSync(path, speech.subarray(0, 44));
   truncateSync(path, LIMIT);
-  const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
-  t.true(answer.ok, shown(answer));
-  const request = await recordedRequest(stub, M.transcribeAudio, (r) => r.audioData.length === LIMIT);
-  t.is(request.audioData.length, LIMIT);
+  const called = await callThrough(t, c, shared, { tool: TOOL, args: { file_path: path } }, M.transcribeAudio, (r) => r.audioData.length === LIMIT, {
+    mustCall: true,
+  });
+  if (!called) return;
+  t.true(called.answer.ok, shown(called.answer));
 });
 
 // ---------------------------------------------------------------- informational: defaults
 check('translate-tools/transcribe-audio/language-default/omitted-sent-empty', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c);
+  const shared = await sharedStub(c);
   const path = join(folder(c), 'no hint.wav');
   writeFileSync(path, marked(c));
-  await tools.callTool(TOOL, { file_path: path });
-  const request = await recordedRequest(stub, M.transcribeAudio, carries(c));
+  const called = await callThrough(t, c, shared, { tool: TOOL, args: { file_path: path } }, M.transcribeAudio, carries(c), { mustCall: false });
+  if (!called) return;
+  const { request } = called;
   t.deepEqual({ language: request.language, languageFormat: request.languageFormat }, { language: '', languageFormat: '' });
 });
 

@@ -3,8 +3,8 @@
 // the reference's choices: no context parameter, omitted optional parameters sent empty.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
-import { backend, facts, pair, recordedRequest, sharedStub, sharedTools, STDIO } from './target.ts';
-import { answerOf, mismatches, rpcJson, shown } from './tool-answer.ts';
+import { backend, callThrough, facts, pair, sharedStub, sharedTools, STDIO } from './target.ts';
+import { answerOf, judge, rpcJson, shown } from './tool-answer.ts';
 
 const M = TranslateService.method;
 const TOOL = 'translate_localization';
@@ -36,10 +36,9 @@ check('translate-tools/tools/wraps-rpcs/translate-localization-answers-as-the-rp
       languageFormat: 'bcp47',
     }),
   ]);
-  const answer = answerOf(tool);
-  t.true(answer.ok, shown(answer));
-  // The JSON text is compared as the value it holds (spacing may differ).
-  t.deepEqual(mismatches(answer, rpcJson(M.translateLocalization.output, rpc), { parseJson: ['json'] }), []);
+  const expected = await c.need('TranslateLocalization called directly', () => rpcJson(M.translateLocalization.output, rpc));
+  // The JSON text is compared as the document it holds (spacing may differ).
+  judge(t, c, answerOf(tool), M.translateLocalization.output, expected);
 });
 
 check('translate-tools/translate-localization/explicit-bcp47-languages/auto-source-does-not-succeed', STDIO, async (t, c) => {
@@ -60,10 +59,12 @@ check('translate-tools/translate-localization/no-context/context-argument-refuse
 });
 
 check('translate-tools/translate-localization/defaults/omitted-sent-empty', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c);
+  const shared = await sharedStub(c);
   const json = JSON.stringify({ key: `defaults ${c.id}` });
-  await tools.callTool(TOOL, { json, source_language: pair.source, target_language: pair.target });
-  const request = await recordedRequest(stub, M.translateLocalization, (r) => r.json === json);
+  const args = { json, source_language: pair.source, target_language: pair.target };
+  const called = await callThrough(t, c, shared, { tool: TOOL, args }, M.translateLocalization, (r) => r.json === json, { mustCall: false });
+  if (!called) return;
+  const { request } = called;
   t.deepEqual(
     { model: request.model, existingTranslation: request.existingTranslation, context: request.context, languageFormat: request.languageFormat },
     { model: '', existingTranslation: '', context: '', languageFormat: '' },

@@ -1,36 +1,48 @@
 // Each tool calls its RPC with the tool's arguments copied into the request fields of the same names, seen
-// at a recording stub in place of the service; and (informational) the reference's result form (the response
-// in protobuf JSON, once as text and once as structuredContent) and its gRPC calls without a deadline,
-// cancelled with the tool call.
+// at a recording stub in place of the service (every argument a valid value: a tool may check its
+// arguments); and (informational) the reference's result form (the response in protobuf JSON, once as text
+// and once as structuredContent) and its gRPC calls without a deadline, cancelled with the tool call.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { create, type DescMessage, fromBinary, toBinary, toJson } from '@bufbuild/protobuf';
+import { create, type DescMessage, toBinary, toJson } from '@bufbuild/protobuf';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { DOCUMENTED_TOOLS, type DocumentedTool } from './documented-tools.ts';
-import { HANG, listing, pair, sharedStub, STDIO, stubbed, within } from './target.ts';
-import { answerOf, shown } from './tool-answer.ts';
+import { callThrough, facts, HANG, listing, markedWav, nativePair, pair, sharedStub, STDIO, stubbed, within } from './target.ts';
 
 const M = TranslateService.method;
 /** HTTP/2 RST_STREAM code of a cancelled stream. */
 const CANCEL = 8;
 const camel = (name: string): string => name.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
 
-/** Arguments for every parameter of `doc`, with values no other call of the file has (the stub tells the
- * calls apart by them). Returns the arguments and the request fields they should arrive as. */
+/** Arguments for every parameter of `doc`, each a value the document allows: language_format `native` (a
+ * value a tool cannot mistake for its default), the pair's codes, JSON documents of one structure, a WAV
+ * file. The text, the documents and the file carry the case ID, which tells the stub's calls apart. Returns
+ * the arguments and the request fields they should arrive as. */
 function argumentsFor(c: CaseContext, doc: DocumentedTool, dir: string): { args: Record<string, string>; fields: Record<string, unknown> } {
+  const values: Record<string, string> = {
+    text: `wrapped ${c.id}`,
+    source_language: nativePair.source,
+    target_language: nativePair.target,
+    language: nativePair.source,
+    model: facts.defaultModel || 'pseudo',
+    language_format: 'native',
+    json: JSON.stringify({ greeting: `wrapped ${c.id}` }),
+    existing_translation: JSON.stringify({ greeting: `envuelto ${c.id}` }),
+  };
   const args: Record<string, string> = {};
   const fields: Record<string, unknown> = {};
   for (const name of [...doc.required, ...doc.optional]) {
     if (name === 'file_path') {
-      const bytes = Buffer.from(`RIFF, not really: ${c.id}`);
+      const bytes = markedWav(c.id);
       args.file_path = join(dir, 'wrapped #3.wav');
       writeFileSync(args.file_path, bytes);
       fields.audioData = [...bytes];
       continue;
     }
-    const value = name === 'json' || name === 'existing_translation' ? JSON.stringify({ [name]: c.id }) : `${name}-${c.id}`;
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for ${doc.name}.${name}`);
     args[name] = value;
     fields[camel(name)] = value;
   }
@@ -40,14 +52,13 @@ function argumentsFor(c: CaseContext, doc: DocumentedTool, dir: string): { args:
 for (const doc of DOCUMENTED_TOOLS) {
   const rpc = doc.method.name.replace(/[A-Z]/g, (ch: string, i: number) => `${i > 0 ? '-' : ''}${ch.toLowerCase()}`);
   check(`translate-tools/tools/wraps-rpcs/${doc.name.replace(/_/g, '-')}-calls-${rpc}-with-its-arguments`, STDIO, async (t, c) => {
-    const { stub, tools } = await sharedStub(c);
-    const { args, fields } = argumentsFor(c, doc, tools.dir);
-    const path = `/${doc.method.parent.typeName}/${doc.method.name}`;
-    const answer = answerOf(await tools.callTool(doc.name, args));
-    t.true(answer.ok, shown(answer));
+    const shared = await sharedStub(c);
+    const { args, fields } = argumentsFor(c, doc, shared.tools.dir);
     // get_capabilities has no argument to tell its call apart: it is the only one in this file.
-    const call = await stub.waitForCall((x) => x.path === path && (doc.required.length === 0 || Buffer.from(x.message).includes(c.id)));
-    const request = fromBinary(doc.method.input as DescMessage, call.message) as unknown as Record<string, unknown>;
+    const marked = (request: object): boolean => doc.required.length === 0 || Buffer.from(toBinary(doc.method.input as DescMessage, request as never)).includes(c.id);
+    const called = await callThrough(t, c, shared, { tool: doc.name, args }, doc.method, marked, { mustCall: true });
+    if (!called) return;
+    const request = called.request as unknown as Record<string, unknown>;
     const sent = Object.fromEntries(Object.keys(fields).map((k) => [k, request[k] instanceof Uint8Array ? [...(request[k] as Uint8Array)] : request[k]]));
     t.deepEqual(sent, fields);
   });
@@ -83,11 +94,11 @@ check('translate-tools/tools/result-format/no-output-schema', STDIO, async (t, c
 
 // ---------------------------------------------------------------- call-deadline (informational)
 check('translate-tools/tools/call-deadline/no-grpc-timeout-sent', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c);
+  const shared = await sharedStub(c);
   const text = `deadline ${c.id}`;
-  await tools.callTool('detect_language', { text });
-  const call = await stub.waitForCall((x) => Buffer.from(x.message).includes(text));
-  t.is(call.headers['grpc-timeout'], undefined, 'grpc-timeout header');
+  const called = await callThrough(t, c, shared, { tool: 'detect_language', args: { text } }, M.detectLanguage, (r) => r.text === text, { mustCall: false });
+  const call = shared.stub.calls.find((x) => Buffer.from(x.message).includes(text));
+  t.is(call?.headers['grpc-timeout'], undefined, `grpc-timeout header; the tool answered: ${called?.answer.text}`);
 });
 
 check('translate-tools/tools/call-deadline/cancelled-tool-call-cancels-the-rpc', STDIO, async (t, c) => {
@@ -95,7 +106,10 @@ check('translate-tools/tools/call-deadline/cancelled-tool-call-cancels-the-rpc',
   const text = `${HANG} ${c.id}`;
   const abort = new AbortController();
   const pending = tools.callTool('detect_language', { text }, { signal: abort.signal }).catch((err: unknown) => err);
-  const call = await stub.waitForCall((x) => Buffer.from(x.message).includes(text));
+  const call = await c.need(
+    'the call reaching the service',
+    stub.waitForCall((x) => Buffer.from(x.message).includes(text)),
+  );
   abort.abort();
   await pending;
   t.is(await within(call.closed, 3000, 'still open after 3 s'), CANCEL, 'the RPC stream did not end with RST_STREAM CANCEL');
