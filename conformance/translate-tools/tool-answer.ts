@@ -79,11 +79,12 @@ const isDefault = (value: unknown): boolean =>
   value === undefined || value === '' || value === 0 || value === false || (Array.isArray(value) && value.length === 0);
 
 /** A number written in text (`digits` `%`?), as the value it states and whether it states `want`: compared
- * at the precision written (0.73 states 0.7251, 72.5 % states 0.725). */
-function statedNumber(digits: string, percent: boolean, want: number): { value: number; ok: boolean } {
+ * at the precision written, rounded or cut (0.73 and 0.72 state 0.7251, 72.5 % states 0.725). */
+function statedNumber(digits: string, percent: boolean, want: number, integer = false): { value: number; ok: boolean } {
+  if (integer) return { value: Number(digits), ok: !percent && Number(digits) === want };
   const decimals = (digits.split('.')[1] ?? '').replace(/e.*/i, '').length + (percent ? 2 : 0);
   const value = percent ? Number(digits) / 100 : Number(digits);
-  return { value, ok: Math.abs(value - want) <= Math.max(0.5 * 10 ** -decimals, 1e-6 * Math.abs(want)) };
+  return { value, ok: Math.abs(value - want) <= Math.max(10 ** -decimals, 1e-6 * Math.abs(want)) };
 }
 
 const NUMBER_TEXT = /^\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(%)?\s*$/i;
@@ -110,25 +111,22 @@ function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** Exactly equal JSON documents (a translated document: no member may go missing). */
-function sameDocument(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameDocument(x, b[i]));
+/** The same keys and array lengths at every level, and leaves alike by `leaf`. */
+function sameTree(a: unknown, b: unknown, leaf: (a: unknown, b: unknown) => boolean): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameTree(x, b[i], leaf));
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(b);
-    return Object.keys(a).length === keys.length && keys.every((k) => k in a && sameDocument(a[k], b[k]));
+    return Object.keys(a).length === keys.length && keys.every((k) => k in a && sameTree(a[k], b[k], leaf));
   }
-  return a === b;
+  return !Array.isArray(a) && !isObject(a) && !Array.isArray(b) && !isObject(b) && leaf(a, b);
 }
 
-/** Same keys and array lengths at every level: the same document with other values. */
-function sameShape(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameShape(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(b);
-    return Object.keys(a).length === keys.length && keys.every((k) => k in a && sameShape(a[k], b[k]));
-  }
-  return !Array.isArray(a) && !isObject(a) && !Array.isArray(b) && !isObject(b);
-}
+/** Exactly equal JSON documents (a translated document: no member may go missing). */
+const sameDocument = (a: unknown, b: unknown): boolean => sameTree(a, b, (x, y) => x === y);
+/** The same document with other values. */
+const sameShape = (a: unknown, b: unknown): boolean => sameTree(a, b, () => true);
+
+const INTEGERS = new Set([ScalarType.INT32, ScalarType.INT64, ScalarType.UINT32, ScalarType.UINT64, ScalarType.SINT32, ScalarType.SINT64]);
 
 type Kind = 'string' | 'document' | 'number' | 'bool' | 'strings' | 'messages' | 'other';
 
@@ -167,7 +165,7 @@ function alike(kind: Kind, got: unknown, want: unknown, field: DescField): boole
     case 'number': {
       if (typeof got === 'number') return sameNumber(got, want as number);
       const m = typeof got === 'string' ? NUMBER_TEXT.exec(got) : null;
-      return m !== null && statedNumber(m[1]!, m[2] !== undefined, want as number).ok;
+      return m !== null && statedNumber(m[1]!, m[2] !== undefined, want as number, field.fieldKind === 'scalar' && INTEGERS.has(field.scalar)).ok;
     }
     case 'bool':
       return boolOf(got) === want;
@@ -280,10 +278,12 @@ function balancedEnd(text: string, start: number): number | undefined {
 function besides(text: string, word: RegExp): { after: string; before: string }[] {
   const out: { after: string; before: string }[] = [];
   for (const m of text.matchAll(new RegExp(word.source, word.flags))) {
-    const end = m.index + m[0].length;
+    // The rest of the word ("confiden" in "Confidence"), then what separates it from its value: spaces,
+    // Markdown marks, a colon, a table cell's bar, quotes; the value may stand on the next line.
+    let end = m.index + m[0].length;
+    while (end < text.length && /[\p{L}_]/u.test(text[end]!)) end++;
     const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
-    // The value may stand on the next line (a Markdown heading or a table row).
-    const rest = text.slice(end, end + 80).replace(/^[\s*_:|=>\-`"']*\n/, '');
+    const rest = text.slice(end, end + 80).replace(/^[ \t*_:|=>\-`"'()]*(\n[ \t*_:|=>\-`"'()]*)?/, '');
     const after = rest.split('\n')[0]!.split(/[,;|]|\s{3,}/)[0]!;
     out.push({ after, before: text.slice(Math.max(lineStart, m.index - 16), m.index) });
   }
@@ -294,7 +294,7 @@ type Found = { found: false } | { found: true; ok: boolean; stated: string };
 
 const NUMBER = /(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)(\s*%)?/gi;
 
-function numberInText(answer: Answer, field: string, want: number): Found {
+function numberInText(answer: Answer, field: string, want: number, integer: boolean): Found {
   const text = unescapeMarkdown(answer.haystack);
   for (const word of WORDS[field] ?? []) {
     const stated = besides(text, word).flatMap(({ after, before }) => {
@@ -302,7 +302,7 @@ function numberInText(answer: Answer, field: string, want: number): Found {
       return next ? [next] : [];
     });
     if (stated.length === 0) continue;
-    const values = stated.map((m) => ({ ...statedNumber(m[1]!, m[2] !== undefined, want), shown: m[0] }));
+    const values = stated.map((m) => ({ ...statedNumber(m[1]!, m[2] !== undefined, want, integer), shown: m[0] }));
     return { found: true, ok: values.every((v) => v.ok), stated: values.map((v) => v.shown.trim()).join(', ') };
   }
   return { found: false };
@@ -341,7 +341,7 @@ function inText(answer: Answer, kind: Kind, field: DescField, want: unknown, con
       return other === undefined ? { found: false } : { found: true, ok: false, stated: JSON.stringify(other) };
     }
     case 'number':
-      return numberInText(answer, field.localName, want as number);
+      return numberInText(answer, field.localName, want as number, field.fieldKind === 'scalar' && INTEGERS.has(field.scalar));
     case 'bool': {
       const stated = boolInText(answer, field.localName);
       if (stated === undefined) return { found: false };

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
+import type { GrpcStub } from '../harness/grpc-stub.ts';
 import { PROJECT_ROOT } from '../harness/launch.ts';
-import { backend, callThrough, markedWav, sharedStub, sharedTools, STDIO } from './target.ts';
+import { backend, callThrough, markedWav, sharedStub, sharedTools, STDIO, stubbed } from './target.ts';
 import { answerOf, judge, rpcJson, shown } from './tool-answer.ts';
 
 const M = TranslateService.method;
@@ -19,8 +20,11 @@ const SPEECH = join(PROJECT_ROOT, 'fixtures', 'translate', 'speech', 'counting.w
 const speech = readFileSync(SPEECH);
 /** The service's bound on audio_data. */
 const LIMIT = 52_428_800;
-/** The shared stub of the cases whose file the tool must refuse: none of them may reach the service. */
+/** The shared stub of the cases whose file the tool must refuse: none of their files may reach the service
+ * (each case's file carries its ID; a case without a file has a stub of its own). */
 const NEVER_CALLED = 'never-called';
+/** Calls at a shared stub carrying the case's marker. */
+const callsOf = (c: CaseContext, stub: GrpcStub): number => stub.calls.filter((x) => Buffer.from(x.message).includes(c.id)).length;
 
 /** A fresh folder for the case's files (removed afterwards), with an awkward name. */
 function folder(c: CaseContext): string {
@@ -79,17 +83,17 @@ check('translate-tools/transcribe-audio/reads-file/transcribes-as-the-rpc', STDI
 // ---------------------------------------------------------------- informational: files the tool refuses
 check('translate-tools/transcribe-audio/relative-path/invalid-argument-not-read', STDIO, async (t, c) => {
   const { stub, tools } = await sharedStub(c, NEVER_CALLED);
-  const relative = 'counting.wav';
+  const relative = `${c.id.split('/').pop()}.wav`;
   // The file is there relative to the server's working directory: refused anyway.
-  writeFileSync(join(tools.dir, relative), speech);
+  writeFileSync(join(tools.dir, relative), marked(c));
   const answer = answerOf(await tools.callTool(TOOL, { file_path: relative }));
   t.true(answer.toolError, shown(answer));
   t.regex(answer.text, /^INVALID_ARGUMENT: .*absolute/is);
-  t.is(stub.calls.length, 0, 'the service was called');
+  t.is(callsOf(c, stub), 0, 'the service was called with the file');
 });
 
 check('translate-tools/transcribe-audio/missing-file/not-found-names-the-path', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c, NEVER_CALLED);
+  const { stub, tools } = await stubbed(c);
   const path = join(folder(c), 'nowhere', 'ghost #2.wav');
   const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
   t.true(answer.toolError, shown(answer));
@@ -99,7 +103,7 @@ check('translate-tools/transcribe-audio/missing-file/not-found-names-the-path', 
 });
 
 check('translate-tools/transcribe-audio/missing-file/directory-is-not-found', STDIO, async (t, c) => {
-  const { stub, tools } = await sharedStub(c, NEVER_CALLED);
+  const { stub, tools } = await stubbed(c);
   const answer = answerOf(await tools.callTool(TOOL, { file_path: folder(c) }));
   t.true(answer.toolError, shown(answer));
   t.regex(answer.text, /^NOT_FOUND: /);
@@ -113,25 +117,25 @@ check(
   async (t, c) => {
     const { stub, tools } = await sharedStub(c, NEVER_CALLED);
     const path = join(folder(c), 'locked.wav');
-    writeFileSync(path, speech, { mode: 0o000 });
+    writeFileSync(path, marked(c), { mode: 0o000 });
     const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
     t.true(answer.toolError, shown(answer));
     t.regex(answer.text, /^PERMISSION_DENIED: /);
     t.true(answer.text.includes(path), `the path is not named: ${answer.text}`);
-    t.is(stub.calls.length, 0, 'the service was called');
+    t.is(callsOf(c, stub), 0, 'the service was called with the file');
   },
 );
 
 check('translate-tools/transcribe-audio/oversize-file/resource-exhausted-names-the-limit', STDIO, async (t, c) => {
   const { stub, tools } = await sharedStub(c, NEVER_CALLED);
   const path = join(folder(c), 'long.wav');
-  writeFileSync(path, speech.subarray(0, 44));
+  writeFileSync(path, marked(c));
   truncateSync(path, LIMIT + 1); // sparse: no 50 MB written
   const answer = answerOf(await tools.callTool(TOOL, { file_path: path }));
   t.true(answer.toolError, shown(answer));
   t.regex(answer.text, /^RESOURCE_EXHAUSTED: /);
   t.regex(answer.text, /52428800|52,428,800|50 ?MB/i, 'the limit is not named');
-  t.is(stub.calls.length, 0, 'the service was called');
+  t.is(callsOf(c, stub), 0, 'the service was called with the file');
 });
 
 check('translate-tools/transcribe-audio/oversize-file/limit-itself-is-sent', STDIO, async (t, c) => {
