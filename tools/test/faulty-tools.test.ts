@@ -39,6 +39,7 @@ const RUNS: FaultRun[] = [
       'text-target-optional',
       'detect-format-required',
       'localization-context-listed',
+      'localization-existing-object',
       'localization-source-optional',
       'transcribe-path-renamed',
       'capabilities-param',
@@ -48,6 +49,7 @@ const RUNS: FaultRun[] = [
     alone: true,
     selection: [
       'translate-tools/tools/exactly-five/**',
+      'translate-tools/tools/extra-parameters/**',
       'translate-tools/*/parameters/**',
       'translate-tools/*/required/**',
       'translate-tools/get-capabilities/no-parameters/**',
@@ -57,15 +59,13 @@ const RUNS: FaultRun[] = [
       'translate-tools/tools/stdout-protocol-only/every-line-*',
     ],
     expectedRed: [
-      // extra-tool
-      'translate-tools/tools/exactly-five',
       // text-format-unlisted
       'translate-tools/translate-text/parameters',
       // text-target-optional
       'translate-tools/translate-text/required',
       // detect-format-required
       'translate-tools/detect-language/parameters',
-      // localization-context-listed
+      // localization-existing-object
       'translate-tools/translate-localization/parameters',
       // localization-source-optional
       'translate-tools/translate-localization/required',
@@ -76,8 +76,15 @@ const RUNS: FaultRun[] = [
       // api-key-required
       'translate-tools/auth/no-api-key',
     ],
-    // stdout-banner
-    expectedInformational: ['translate-tools/tools/stdout-protocol-only'],
+    expectedInformational: [
+      // stdout-banner
+      'translate-tools/tools/stdout-protocol-only',
+      // extra-tool: further tools are allowed, the reference lists exactly five
+      'translate-tools/tools/exactly-five',
+      // localization-context-listed (and capabilities-param's model, transcribe-path-renamed's path): further
+      // optional parameters are allowed, the reference offers none
+      'translate-tools/tools/extra-parameters',
+    ],
   },
   {
     // What the calls send and answer, against the service and against recording stubs.
@@ -137,11 +144,12 @@ const RUNS: FaultRun[] = [
     ],
   },
   {
-    // No other fault beside it: no call reaches the service any more.
-    faults: ['grpc-url-ignored'],
+    // No other fault beside grpc-url-ignored that needs a call: no call reaches the service any more. A tool
+    // left out of the listing would leave its own listing cases unable to judge: only the listing case runs.
+    faults: ['grpc-url-ignored', 'detect-unlisted'],
     alone: true,
-    selection: ['translate-tools/env/grpc-url/**'],
-    expectedRed: ['translate-tools/env/grpc-url'],
+    selection: ['translate-tools/env/grpc-url/**', 'translate-tools/tools/five-listed/**'],
+    expectedRed: ['translate-tools/env/grpc-url', 'translate-tools/tools/five-listed'],
   },
   {
     // No other fault beside it: no client can even initialise.
@@ -169,6 +177,12 @@ for (const { faults, selection, expectedRed, expectedInformational = [], witness
     t.deepEqual(clauses('fail'), [...expectedRed].sort());
     t.deepEqual(clauses('informational'), [...expectedInformational].sort());
     t.deepEqual(clauses('not-applicable'), [], 'a case the faults were meant for did not run');
+    // A fault must show as a failure of its clause, not as a case that could not judge.
+    t.deepEqual(
+      report.results.filter((r) => r.outcome === 'error').map((r) => `${r.id}: ${r.message.split('\n')[0]}`),
+      [],
+      'cases that ended in error',
+    );
     const red = new Set(report.results.filter((r) => r.outcome === 'fail').map((r) => r.id));
     t.deepEqual(
       witnesses.filter((id) => !red.has(id)),

@@ -1,22 +1,26 @@
 // The faults the faulty tool server can inject (FAULTS=a,b,...), each breaking one documented rule.
 export const TOOLS_FAULTS = {
   // ------------------------------------------------------------ the listing (tools/list answers)
-  /** A sixth tool, synthesize_speech, is listed (and described, with a closed schema). */
+  /** A sixth tool, synthesize_speech, is listed (and described, with a closed schema; informational clause). */
   'extra-tool': 'a sixth tool listed',
+  /** detect_language is left out of the listing (calls to it still work). */
+  'detect-unlisted': 'detect_language not listed',
   /** translate_text's input schema leaves language_format out. */
   'text-format-unlisted': 'translate_text parameter language_format not listed',
   /** translate_text's target_language is not marked required. */
   'text-target-optional': 'translate_text target_language not required',
   /** detect_language's language_format is marked required. */
   'detect-format-required': 'detect_language language_format required',
-  /** translate_localization lists an extra string parameter, context. */
+  /** translate_localization lists an extra optional string parameter, context (informational clause). */
   'localization-context-listed': 'translate_localization lists context',
+  /** translate_localization's existing_translation is listed as an object, not a string (listing only). */
+  'localization-existing-object': 'translate_localization existing_translation not a string',
   /** translate_localization's source_language is not marked required. */
   'localization-source-optional': 'translate_localization source_language not required',
   /** transcribe_audio's file_path is listed as `path` (listing only: calls still take file_path). */
   'transcribe-path-renamed': 'transcribe_audio file_path listed as path',
-  /** get_capabilities lists an optional string parameter, model. */
-  'capabilities-param': 'get_capabilities takes a parameter',
+  /** get_capabilities lists a required string parameter, model (listing only). */
+  'capabilities-param': 'get_capabilities requires a parameter',
   // ------------------------------------------------------------ tool calls
   /** translate_text without source_language sends `en` instead of asking the service to detect. */
   'source-default-en': 'translate_text source defaults to en',

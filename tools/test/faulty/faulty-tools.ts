@@ -70,6 +70,7 @@ function alterTool(tool: Tool): void {
     case 'translate_localization':
       if (on('localization-context-listed')) props.context = STRING('Notes for the translator, as JSON text.');
       if (on('localization-source-optional')) drop('source_language');
+      if (on('localization-existing-object') && props.existing_translation) props.existing_translation = { ...props.existing_translation, type: 'object' };
       break;
     case 'transcribe_audio':
       if (on('transcribe-path-renamed') && props.file_path) {
@@ -79,13 +80,17 @@ function alterTool(tool: Tool): void {
       }
       break;
     case 'get_capabilities':
-      if (on('capabilities-param')) props.model = STRING('Only report this model.');
+      if (on('capabilities-param')) {
+        props.model = STRING('Only report this model.');
+        schema.required = [...(schema.required ?? []), 'model'];
+      }
       break;
   }
 }
 
 function alterListing(result: { tools?: Tool[] }): void {
   for (const tool of result.tools ?? []) alterTool(tool);
+  if (on('detect-unlisted')) result.tools = result.tools?.filter((tool) => tool.name !== 'detect_language');
   if (on('extra-tool')) {
     result.tools?.push({
       name: 'synthesize_speech',
