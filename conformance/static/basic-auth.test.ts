@@ -1,6 +1,6 @@
 import { check } from '../harness/index.ts';
 import { basic } from './fixtures.ts';
-import { runToExit, startSite } from './site.ts';
+import { refused, runToExit, startSite } from './site.ts';
 
 const launch = { needs: ['launch'] };
 const USERS = { ann: 'open sesame', 'bob.b': 'p@ss:word' };
@@ -35,8 +35,7 @@ check('static/basic-auth/plain-text-compare/colon-and-hash-like-values', launch,
 
 check('static/basic-auth/users-required/startup-error', launch, async (t, c) => {
   const exit = await runToExit(c, { config: { basicAuth: { challenge: true } } });
-  t.not(exit.code, 0);
-  t.not(exit.code, null, exit.stderr);
+  refused(t, exit, 'basicAuth without users');
 });
 
 check('static/basic-auth/challenge-default-false/no-www-authenticate', launch, async (t, c) => {

@@ -2,9 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { check, freePorts, listenOnFreePort, releasePorts } from '../harness/index.ts';
-import { PROJECT_ROOT } from '../harness/launch.ts';
-import { runToExit, startSite } from './site.ts';
+import { fixedPort } from '../harness/fixed-port.ts';
+import { type CaseContext, check, freePorts, listenOnFreePort, releasePorts } from '../harness/index.ts';
+import { PROJECT_ROOT, portOpen } from '../harness/launch.ts';
+import { sleep, until } from './event-stream.ts';
+import { DEFAULT_PORT, holdDefaultPort, refused, runToExit, type Site, startSite } from './site.ts';
 
 const launch = { needs: ['launch'] };
 const TLS_DIR = join(PROJECT_ROOT, 'fixtures', 'static', 'tls');
@@ -45,44 +47,93 @@ check('static/config/array-of-sites/every-site-served', launch, async (t, c) => 
 });
 
 check('static/config/port-key/site-listens-on-port', launch, async (t, c) => {
-  const site = await startSite(c, { config: (p) => ({ port: p[0], healthCheck: true }), env: { PORT: undefined } });
-  t.is((await site.http.get('/__health__')).status, 200);
+  const site = await startSite(c, { config: (p) => ({ port: p[0], folders: 'p' }), files: { 'p/x.txt': 'ON PORT' }, env: { PORT: undefined } });
+  t.is((await site.http.get('/x.txt')).text, 'ON PORT');
 });
 
-// The only case on the fixed port 8000 (the documented default); it fails if something else holds 8000.
-check('static/config/port-default-8000/no-port-no-env', launch, async (t, c) => {
-  const site = await startSite(c, { config: () => ({ healthCheck: true }), env: { PORT: undefined }, listen: [8000] });
-  t.is((await site.client(8000).get('/__health__')).status, 200);
+// Cases on the documented default port 8000 claim it in the port registry (one at a time across workers),
+// and need it free on the machine.
+const ON_8000 = { ...launch, applicable: (c: CaseContext) => fixedPort(c, DEFAULT_PORT) };
+
+check('static/config/port-default-8000/no-port-no-env', ON_8000, async (t, c) => {
+  const site = await startSite(c, { config: () => ({ folders: 'p' }), files: { 'p/x.txt': 'ON 8000' }, env: { PORT: undefined }, listen: [DEFAULT_PORT] });
+  t.is((await site.client(DEFAULT_PORT).get('/x.txt')).text, 'ON 8000');
 });
 
 check('static/config/port-env/port-from-environment', launch, async (t, c) => {
-  const site = await startSite(c, { config: () => ({ healthCheck: true }) });
-  t.is((await site.http.get('/__health__')).status, 200);
+  const site = await startSite(c, { config: () => ({ folders: 'p' }), files: { 'p/x.txt': 'ON PORT' } });
+  t.is((await site.http.get('/x.txt')).text, 'ON PORT');
 });
 
 check('static/config/port-key-over-env/config-port-wins', launch, async (t, c) => {
   const [envPort] = await freePorts(1);
-  const site = await startSite(c, { config: (p) => ({ port: p[0], healthCheck: true }), env: { PORT: String(envPort) } });
-  t.is((await site.http.get('/__health__')).status, 200);
+  c.defer(() => releasePorts([envPort!]));
+  const site = await startSite(c, { config: (p) => ({ port: p[0], folders: 'p' }), files: { 'p/x.txt': 'ON PORT' }, env: { PORT: String(envPort) } });
+  t.is((await site.http.get('/x.txt')).text, 'ON PORT');
   const other = await site.client(envPort!).get('/__health__').catch((err: Error) => err);
   t.true(other instanceof Error, `PORT ${envPort} answered as well`);
 });
 
-check('static/config/no-file-defaults/serves-cwd-on-port', launch, async (t, c) => {
-  const site = await startSite(c, { config: null, files: { 'hello.txt': 'FROM CWD' } });
-  t.is((await site.http.get('/hello.txt')).text, 'FROM CWD');
+// Without a config file the defaults are "port 8000" while PORT applies "when the file sets no port": these
+// cases leave PORT unset, so both readings mean port 8000 (whether PORT applies without a file is
+// static/config/no-file-port-env).
+check('static/config/no-file-defaults/serves-cwd-on-port', ON_8000, async (t, c) => {
+  const site = await startSite(c, { config: null, files: { 'hello.txt': 'FROM CWD' }, env: { PORT: undefined }, listen: [DEFAULT_PORT] });
+  t.is((await site.client(DEFAULT_PORT).get('/hello.txt')).text, 'FROM CWD');
 });
 
-check('static/config/no-file-warning/warns', launch, async (t, c) => {
-  const site = await startSite(c, { config: null, files: { 'hello.txt': 'x' } });
-  await new Promise((r) => setTimeout(r, 100));
-  t.regex(`${site.launched.stderr()}\n${site.launched.stdout()}`, /warn|no config|default/i);
+/** Output lines with digits blanked (times, process ids, ports), for comparing two starts. */
+function shape(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\d+/g, '#').trim())
+    .filter((line) => line !== '');
+}
+
+/** What a start writes on stdout and stderr until it has been quiet for a moment (at most 3 s). */
+async function startupOutput(site: Site): Promise<string> {
+  const out = () => `${site.launched.stdout()}\n${site.launched.stderr()}`;
+  for (let seen = out(), quietSince = Date.now(), start = Date.now(); Date.now() - start < 3000 && Date.now() - quietSince < 700; ) {
+    await sleep(100);
+    if (out() !== seen) {
+      seen = out();
+      quietSince = Date.now();
+    }
+  }
+  return out();
+}
+
+// A warning in any words, on either stream: a line the server writes without a config file that it does not
+// write when started the same way with one.
+check('static/config/no-file-warning/warns', ON_8000, async (t, c) => {
+  const files = { 'hello.txt': 'x' };
+  const withFile = await startSite(c, { config: () => ({ folders: '.' }), files, env: { PORT: undefined }, listen: [DEFAULT_PORT] });
+  const usual = new Set(shape(await startupOutput(withFile)));
+  await withFile.launched.stop();
+  const without = await startSite(c, { config: null, files, env: { PORT: undefined }, listen: [DEFAULT_PORT] });
+  const output = await startupOutput(without);
+  t.true(
+    shape(output).some((line) => !usual.has(line)),
+    `nothing written without a config file that is not written with one:\n--- without ---\n${output}\n--- with {"folders": "."} ---\n${[...usual].join('\n')}`,
+  );
 });
 
-check('static/config/no-file-warning-stream/stderr-warning-line', launch, async (t, c) => {
-  const site = await startSite(c, { config: null });
-  await new Promise((r) => setTimeout(r, 100));
+check('static/config/no-file-warning-stream/stderr-warning-line', ON_8000, async (t, c) => {
+  const site = await startSite(c, { config: null, env: { PORT: undefined }, listen: [DEFAULT_PORT] });
+  await until(() => /warning/i.test(site.launched.stderr()), 2000);
   t.regex(site.launched.stderr(), /^warning: .*server-config\.json/im);
+});
+
+check('static/config/no-file-port-env/port-env-used', ON_8000, async (t, c) => {
+  // Not waiting for a port: a target that serves on 8000 instead is this case's answer, not a failed start.
+  const site = await startSite(c, { config: null, files: { 'hello.txt': 'FROM CWD' }, listen: [] });
+  let on = false;
+  for (const start = Date.now(); !on && Date.now() - start < 30_000; ) {
+    on = (await portOpen(site.port)) || (await portOpen(DEFAULT_PORT));
+    if (!on) await sleep(100);
+  }
+  t.true(on, 'the target listened on neither PORT nor 8000 within 30 s');
+  t.true(await portOpen(site.port), `not listening on PORT=${site.port}${(await portOpen(DEFAULT_PORT)) ? ' (on 8000 instead)' : ''}`);
 });
 
 check('static/config/config-flag-file/named-file-used', launch, async (t, c) => {
@@ -147,19 +198,19 @@ check('static/startup/duplicate-host-port/exits-with-error', launch, async (t, c
       { port: p[0], host: 'same.test', folders: 'b' },
     ],
   });
-  t.not(exit.code, 0);
-  t.not(exit.code, null, exit.stderr);
+  refused(t, exit, 'two sites with host same.test on one port');
 });
 
 check('static/startup/duplicate-host-port/same-host-other-port-fine', launch, async (t, c) => {
   const site = await startSite(c, {
     ports: 2,
     config: (p) => [
-      { port: p[0], host: 'same.test', healthCheck: true },
-      { port: p[1], host: 'same.test', healthCheck: true },
+      { port: p[0], host: 'same.test', folders: 'a' },
+      { port: p[1], host: 'same.test', folders: 'b' },
     ],
+    files: { 'a/x.txt': 'A', 'b/x.txt': 'B' },
   });
-  t.is((await site.client(site.launched.ports[1]!).get('/__health__', { host: 'same.test' })).status, 200);
+  t.is((await site.client(site.launched.ports[1]!).get('/x.txt', { host: 'same.test' })).text, 'B');
 });
 
 check('static/startup/duplicate-catch-all/two-catch-alls-rejected', launch, async (t, c) => {
@@ -175,18 +226,19 @@ check('static/startup/mixed-ssl-port/exits-with-error', launch, async (t, c) => 
     ],
     files: tlsFiles(),
   });
-  t.not(exit.code, 0);
-  t.not(exit.code, null, exit.stderr);
+  refused(t, exit, 'an ssl site and a plain site on one port');
 });
 
+// A target falling back to its defaults would serve on PORT or on 8000: both count as not refusing.
 check('static/startup/config-file-missing/explicit-missing-file', launch, async (t, c) => {
-  const exit = await runToExit(c, { config: null, args: ['--config', 'does-not-exist.json'], files: { 'index.html': 'x' } });
-  t.not(exit.code, 0);
-  t.not(exit.code, null, exit.stderr);
+  const fallback = await holdDefaultPort(c);
+  const exit = await runToExit(c, { config: null, args: ['--config', 'does-not-exist.json'], files: { 'index.html': 'x' } }, { alsoServing: [fallback] });
+  refused(t, exit, '--config naming a missing file');
 });
 
 check('static/startup/config-file-missing-message/names-path-exit-1', launch, async (t, c) => {
-  const exit = await runToExit(c, { config: null, args: ['--config', 'does-not-exist.json'] });
+  const fallback = await holdDefaultPort(c);
+  const exit = await runToExit(c, { config: null, args: ['--config', 'does-not-exist.json'] }, { alsoServing: [fallback] });
   t.is(exit.code, 1);
   t.regex(exit.stderr, /does-not-exist\.json/);
 });
@@ -199,7 +251,8 @@ check('static/startup/error-format/one-error-line-no-stack', launch, async (t, c
 });
 
 check('static/startup/invalid-json/exit-1', launch, async (t, c) => {
-  const exit = await runToExit(c, { config: null, files: { 'server-config.json': '{ "port": 80, ' } });
+  const fallback = await holdDefaultPort(c);
+  const exit = await runToExit(c, { config: null, files: { 'server-config.json': '{ "port": 80, ' } }, { alsoServing: [fallback] });
   t.is(exit.code, 1);
   t.regex(exit.stderr, /server-config\.json/);
 });
@@ -217,6 +270,7 @@ check('static/startup/port-in-use/exit-1', launch, async (t, c) => {
     await new Promise<void>((r) => blocker.close(() => r()));
     releasePorts([port]);
   });
-  const exit = await runToExit(c, { config: { port } });
+  // The case's own server holds the port: its being open says nothing.
+  const exit = await runToExit(c, { config: { port } }, { servingCheck: false });
   t.is(exit.code, 1);
 });

@@ -177,6 +177,19 @@ for (const [label, path] of [
     });
     const res = await site.http.get(path);
     t.false(res.text.includes(SECRET), `${path} answered ${res.status} with the secret`);
-    t.true(res.status >= 400 && res.status < 500, `${path} answered ${res.status}`);
+  });
+}
+
+// What such paths get instead is open: the reference's choice for NUL bytes (never a server error).
+for (const [label, path] of [
+  ['nul-outside', '/../secret.txt%00.txt'],
+  ['nul-inside', '/a.txt%00'],
+  ['nul-then-extension', '/a.txt%00.html'],
+] as const) {
+  check(`static/robustness/nul-byte/${label}-400-or-404`, launch, async (t, c) => {
+    const site = await startSite(c, { config: { folders: 'public' }, files: { 'public/a.txt': 'A', 'secret.txt': SECRET } });
+    const res = await site.http.get(path);
+    t.true([400, 404].includes(res.status), `${path} answered ${res.status}`);
+    t.false(res.text.includes(SECRET));
   });
 }

@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { check } from '../harness/index.ts';
-import { ICON } from './fixtures.ts';
-import { runToExit, startSite } from './site.ts';
+import { ICON, SECURITY_HEADERS } from './fixtures.ts';
+import { refused, runToExit, startSite } from './site.ts';
 
 const launch = { needs: ['launch'] };
 const BIG = 'conformance '.repeat(2000);
@@ -18,8 +18,9 @@ check('static/compression/true-enables/gzip-when-accepted', launch, async (t, c)
 
 check('static/compression/true-enables/identity-when-not-accepted', launch, async (t, c) => {
   const site = await startSite(c, { config: { folders: 'p', compression: true }, files: { 'p/big.txt': BIG } });
-  const res = await site.http.get('/big.txt');
-  t.is(res.headers['content-encoding'], undefined);
+  // identity only: any other coding would not match what the request accepts.
+  const res = await site.http.get('/big.txt', { 'accept-encoding': 'identity' });
+  t.is(res.headers['content-encoding'] ?? 'identity', 'identity');
   t.is(res.text, BIG);
 });
 
@@ -37,7 +38,16 @@ check('static/compression/defaults/small-bodies-not-compressed', launch, async (
   t.is((await site.http.get('/tiny.txt', { 'accept-encoding': 'gzip' })).headers['content-encoding'], undefined);
 });
 
-check('static/helmet/true-adds-headers/nosniff-and-friends', launch, async (t, c) => {
+check('static/helmet/true-adds-headers/security-headers-present', launch, async (t, c) => {
+  const site = await startSite(c, { config: { folders: 'p', helmet: true }, files: { 'p/a.txt': 'A' } });
+  const res = await site.http.get('/a.txt');
+  t.true(
+    SECURITY_HEADERS.some((h) => res.headers[h] !== undefined),
+    `no security header among the response's: ${Object.keys(res.headers).join(', ')}`,
+  );
+});
+
+check('static/helmet/default-set/nosniff-and-csp', launch, async (t, c) => {
   const site = await startSite(c, { config: { folders: 'p', helmet: true }, files: { 'p/a.txt': 'A' } });
   const res = await site.http.get('/a.txt');
   t.is(res.headers['x-content-type-options'], 'nosniff');
@@ -52,7 +62,6 @@ check('static/helmet/options-object/header-turned-off', launch, async (t, c) => 
   const res = await site.http.get('/a.txt');
   t.is(res.headers['content-security-policy'], undefined);
   t.is(res.headers['x-frame-options'], 'DENY');
-  t.is(res.headers['x-content-type-options'], 'nosniff');
 });
 
 check('static/helmet/default-set/helmet-defaults', launch, async (t, c) => {
@@ -88,7 +97,7 @@ check('static/cors/defaults/star-and-preflight-204', launch, async (t, c) => {
 check('static/favicon/served/icon-bytes', launch, async (t, c) => {
   const site = await startSite(c, { config: { favicon: 'assets/icon.ico' }, files: { 'assets/icon.ico': ICON } });
   const res = await site.http.get('/favicon.ico');
-  t.is(res.status, 200);
+  t.true(res.status >= 200 && res.status < 300, `status ${res.status}`);
   t.deepEqual(new Uint8Array(res.body), ICON);
 });
 
@@ -100,7 +109,7 @@ check('static/favicon/read-at-startup/later-change-not-seen', launch, async (t, 
 
 check('static/favicon/missing-file/startup-error', launch, async (t, c) => {
   const exit = await runToExit(c, { config: { favicon: 'nope.ico' } });
-  t.not(exit.code, 0);
+  if (!refused(t, exit, 'a favicon file that does not exist')) return;
   t.regex(exit.stderr, /favicon/);
 });
 
@@ -117,7 +126,8 @@ check('static/response-time/true-adds-header/on-every-response', launch, async (
 
 check('static/response-time/digits/decimal-places', launch, async (t, c) => {
   const site = await startSite(c, { config: { responseTime: { digits: 5 } } });
-  t.regex(String((await site.http.get('/x')).headers['x-response-time']), /^\d+\.\d{5}ms$/);
+  // The unit after the number is static/response-time/default-format.
+  t.regex(String((await site.http.get('/x')).headers['x-response-time']), /^\d+\.\d{5}(?!\d)/);
 });
 
 check('static/response-time/suffix/without-unit', launch, async (t, c) => {

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { check } from '../harness/index.ts';
-import { basic, ICON, multipart, shellScript } from './fixtures.ts';
+import { basic, ICON, multipart, SECURITY_HEADERS, shellScript } from './fixtures.ts';
 import { startSite } from './site.ts';
 import { startUpstream } from './upstream.ts';
 
 const launch = { needs: ['launch'] };
 const AUTH = { users: { ann: 'secret' } };
 const CREDS = { authorization: basic('ann', 'secret') };
+/** Success where the document gives no status (health, favicon, CGI and upload answers). */
+const ok = (status: number): boolean => status >= 200 && status < 300;
 
 check('static/order/response-time-before-cors/preflight-has-response-time', launch, async (t, c) => {
   const site = await startSite(c, { config: { responseTime: true, cors: true } });
@@ -23,8 +25,11 @@ check('static/order/response-time-before-cors/preflight-has-response-time', laun
 check('static/order/helmet-before-favicon/favicon-has-security-headers', launch, async (t, c) => {
   const site = await startSite(c, { config: { helmet: true, favicon: 'icon.ico' }, files: { 'icon.ico': ICON } });
   const res = await site.http.get('/favicon.ico');
-  t.is(res.status, 200);
-  t.is(res.headers['x-content-type-options'], 'nosniff');
+  t.deepEqual(new Uint8Array(res.body), ICON, 'not the icon');
+  t.true(
+    SECURITY_HEADERS.some((h) => res.headers[h] !== undefined),
+    `no security header on /favicon.ico: ${Object.keys(res.headers).join(', ')}`,
+  );
 });
 
 check('static/order/cors-before-basic-auth/401-has-cors-headers', launch, async (t, c) => {
@@ -40,14 +45,14 @@ check('static/order/favicon-before-health/icon-wins-on-same-path', launch, async
     files: { 'icon.ico': ICON },
   });
   const res = await site.http.get('/favicon.ico');
-  t.is(res.status, 200);
+  t.true(ok(res.status), `status ${res.status}`);
   t.deepEqual(new Uint8Array(res.body), ICON);
 });
 
 check('static/order/favicon-before-basic-auth/icon-without-credentials', launch, async (t, c) => {
   const site = await startSite(c, { config: { favicon: 'icon.ico', basicAuth: AUTH }, files: { 'icon.ico': ICON } });
   const res = await site.http.get('/favicon.ico');
-  t.is(res.status, 200);
+  t.true(ok(res.status), `status ${res.status}`);
   t.deepEqual(new Uint8Array(res.body), ICON);
 });
 
@@ -59,13 +64,14 @@ check('static/order/health-before-rate-limit/no-429-and-no-allowance-used', laun
   const health: number[] = [];
   for (let i = 0; i < 4; i++) health.push((await site.http.get('/__health__')).status);
   const files = [(await site.http.get('/a.txt')).status, (await site.http.get('/a.txt')).status];
-  t.deepEqual(health, [200, 200, 200, 200]);
+  t.true(health.every(ok), `health answers past a limit of 2: ${health.join(', ')}`);
   t.deepEqual(files, [200, 200], 'health requests used up the allowance');
 });
 
 check('static/order/health-before-basic-auth/health-without-credentials', launch, async (t, c) => {
   const site = await startSite(c, { config: { healthCheck: true, basicAuth: AUTH } });
-  t.is((await site.http.get('/__health__')).status, 200);
+  const health = await site.http.get('/__health__');
+  t.true(ok(health.status) && health.text.includes('"ok"'), `health without credentials: ${health.status} ${health.text.slice(0, 200)}`);
   t.is((await site.http.get('/other')).status, 401);
 });
 
@@ -105,7 +111,6 @@ check('static/order/static-before-cgi/file-wins-over-script', launch, async (t, 
     files: { 'public/cgi-bin/run.sh': 'STATIC COPY', 'scripts/run.sh': shellScript('echo SCRIPT RAN') },
   });
   const res = await site.http.get('/cgi-bin/run.sh');
-  t.is(res.status, 200);
   t.is(res.text, 'STATIC COPY');
 });
 
@@ -115,8 +120,7 @@ check('static/order/cgi-before-upload/script-wins-over-uploaded-file', launch, a
     files: { 'scripts/run.sh': shellScript('echo SCRIPT RAN'), 'stored/run.sh': 'UPLOADED COPY' },
   });
   const res = await site.http.get('/files/run.sh');
-  t.is(res.status, 200);
-  t.is(res.text.trim(), 'SCRIPT RAN');
+  t.true(ok(res.status) && res.text.includes('SCRIPT RAN'), `want the script's output: ${res.status} ${res.text.slice(0, 200)}`);
 });
 
 check('static/order/upload-before-proxy/upload-not-forwarded', launch, async (t, c) => {
@@ -124,8 +128,8 @@ check('static/order/upload-before-proxy/upload-not-forwarded', launch, async (t,
   const site = await startSite(c, { config: { upload: { path: '/upload', dir: 'uploads' }, proxy: upstream.url } });
   const { body, contentType } = multipart([{ name: 'a.txt', type: 'text/plain', content: 'hello' }]);
   const res = await site.http.request({ method: 'POST', path: '/upload', headers: { 'content-type': contentType }, body });
-  t.is(res.status, 200);
-  t.true(Array.isArray(res.json<{ files: unknown }>().files));
+  t.true(ok(res.status), `the upload feature did not take it: ${res.status} ${res.text.slice(0, 200)}`);
+  t.is(res.headers['x-upstream'], undefined, 'answered by the upstream');
   t.is(upstream.received.length, 0, 'the upload was forwarded upstream');
 });
 
@@ -210,7 +214,7 @@ function classify(status: number, headers: Record<string, unknown>, text: string
   if (status === 301) return 'redirect';
   if (status === 404) return 'unhandled';
   if (status === 200 && text === 'STATIC') return 'static';
-  if (status === 200 && text.includes('"ok"')) return 'health';
+  if (ok(status) && text.includes('"ok"')) return 'health';
   return `unexpected ${status} ${text.slice(0, 80)}`;
 }
 

@@ -18,10 +18,7 @@ check('static/rate-limit/default-window-60000/still-blocked-after-seconds', laun
   const site = await startSite(c, { config: { rateLimit: { limit: 1 } } });
   await statuses(() => site.http.get('/x'), 2);
   await new Promise((r) => setTimeout(r, 2500));
-  const res = await site.http.get('/x');
-  t.is(res.status, 429);
-  const retryAfter = Number(res.headers['retry-after'] ?? Number.NaN);
-  t.true(Number.isNaN(retryAfter) || (retryAfter > 50 && retryAfter <= 60), `Retry-After ${res.headers['retry-after']}`);
+  t.is((await site.http.get('/x')).status, 429);
 });
 
 check('static/rate-limit/custom-limit/limit-respected', launch, async (t, c) => {
@@ -90,4 +87,7 @@ check('static/rate-limit/headers-and-window/ratelimit-headers', launch, async (t
   const res = await site.http.get('/x');
   t.truthy(res.headers['retry-after']);
   t.truthy(res.headers.ratelimit ?? res.headers['ratelimit-limit']);
+  // A window of 60 s counted from this client's first request.
+  const retryAfter = Number(res.headers['retry-after']);
+  t.true(retryAfter > 50 && retryAfter <= 60, `Retry-After ${res.headers['retry-after']}`);
 });
