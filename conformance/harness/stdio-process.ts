@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expandTemplate, type FileContent, PROJECT_ROOT, writeFiles } from './launch.ts';
+import { killMarked, LAUNCH_MARK, launchMark, RUN_MARK, runMark } from './sweep.ts';
 
 export interface StdioSpec {
   /** Environment on top of the target's; `undefined` leaves a variable out. */
@@ -56,6 +57,11 @@ export function stdioCommand(template: string, targetEnv: Record<string, string>
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  // The marks every start carries (sweep.ts): what the server leaves running (a child, a daemon) is stopped
+  // with it, and by the run at its end.
+  const mark = launchMark();
+  env[RUN_MARK] = runMark;
+  env[LAUNCH_MARK] = mark;
   const commandLine = expandTemplate(template, values);
   const envLine = Object.entries(extra)
     .map(([name, value]) => (value === undefined ? `-u ${name}` : `${name}=${shellWord(value)}`))
@@ -67,7 +73,10 @@ export function stdioCommand(template: string, targetEnv: Record<string, string>
     cwd,
     commandLine,
     envLine,
-    cleanup: () => rmSync(cwd, { recursive: true, force: true }),
+    cleanup: () => {
+      killMarked(LAUNCH_MARK, mark);
+      rmSync(cwd, { recursive: true, force: true });
+    },
   };
 }
 
