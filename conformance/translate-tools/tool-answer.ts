@@ -84,7 +84,9 @@ function statedNumber(digits: string, percent: boolean, want: number, integer = 
   if (integer) return { value: Number(digits), ok: !percent && Number(digits) === want };
   const decimals = (digits.split('.')[1] ?? '').replace(/e.*/i, '').length + (percent ? 2 : 0);
   const value = percent ? Number(digits) / 100 : Number(digits);
-  return { value, ok: Math.abs(value - want) <= Math.max(10 ** -decimals, 1e-6 * Math.abs(want)) };
+  // One unit of the last digit written (a whole number: half of one).
+  const unit = decimals === 0 ? 0.5 : 10 ** -decimals;
+  return { value, ok: Math.abs(value - want) <= Math.max(unit, 1e-6 * Math.abs(want)) };
 }
 
 const NUMBER_TEXT = /^\s*(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*(%)?\s*$/i;
@@ -163,8 +165,9 @@ function alike(kind: Kind, got: unknown, want: unknown, field: DescField): boole
       // JSON text (spacing may differ), or the document itself as a value.
       return sameDocument(parseDocument(got), parseDocument(want));
     case 'number': {
-      if (typeof got === 'number') return sameNumber(got, want as number);
-      const m = typeof got === 'string' ? NUMBER_TEXT.exec(got) : null;
+      // A JSON number too is compared at the precision written (a score rounded to 0.73).
+      const m = typeof got === 'number' || typeof got === 'string' ? NUMBER_TEXT.exec(String(got)) : null;
+      if (typeof got === 'number' && sameNumber(got, want as number)) return true;
       return m !== null && statedNumber(m[1]!, m[2] !== undefined, want as number, field.fieldKind === 'scalar' && INTEGERS.has(field.scalar)).ok;
     }
     case 'bool':

@@ -81,6 +81,7 @@ variantSuite({
       variants: [
         'snake-case',
         'defaults-omitted',
+        'rounded-numbers',
         'reordered',
         'summary-item',
         'output-schema',
@@ -92,7 +93,8 @@ variantSuite({
         'bare-schemas',
       ],
       informational: [
-        // snake-case, defaults-omitted, reordered, summary-item: tools/result-format; output-schema too.
+        // snake-case, defaults-omitted, rounded-numbers, reordered, summary-item: tools/result-format;
+        // output-schema too.
         'translate-tools/tools/result-format/response-json-as-text-and-structured-content',
         'translate-tools/tools/result-format/no-output-schema',
         // rpc-errors: "How a failed RPC is reported to the AI client is not stated" (errors/grpc-error), and

@@ -26,6 +26,8 @@ export const TOOLS_VARIANTS = {
   'snake-case': 'JSON keys in snake_case',
   /** JSON results without fields at their default values (protobuf's JSON mapping's own default). */
   'defaults-omitted': 'default values left out',
+  /** Floating-point values in JSON rounded to 3 decimals (a probability, segment times). */
+  'rounded-numbers': 'floats rounded to 3 decimals',
   /** JSON keys in another order and the lists of get_capabilities sorted. */
   reordered: 'other key and list order',
   /** A sentence in a text item of its own before the JSON item. */

@@ -478,11 +478,19 @@ function reorder(value: unknown): unknown {
   return Object.fromEntries(entries.map(([k, v]) => [k, Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v].sort() : reorder(v)]));
 }
 
+function rounded(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 1000) / 1000;
+  if (Array.isArray(value)) return value.map(rounded);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]));
+}
+
 function success(tool: ToolDef, response: MessageShape<DescMessage>): CallToolResult {
   const full = toJson(tool.method.output, response, { alwaysEmitImplicit: true }) as Record<string, unknown>;
   if (on('text-results')) return { content: [{ type: 'text', text: textResult(tool.name, full) }] };
   if (on('markdown-results')) return { content: [{ type: 'text', text: markdownResult(tool.name, full) }] };
   let json = toJson(tool.method.output, response, { alwaysEmitImplicit: !on('defaults-omitted'), useProtoFieldName: on('snake-case') }) as Record<string, unknown>;
+  if (on('rounded-numbers')) json = rounded(json) as Record<string, unknown>;
   if (on('reordered')) json = reorder(json) as Record<string, unknown>;
   const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(json) }];
   if (on('summary-item')) content.unshift({ type: 'text', text: `${tool.name} answered; the response follows as JSON.` });
