@@ -28,9 +28,12 @@ variantSuite({
   sets: [
     {
       // How the process behaves, none of it stated: answers 400 ms later (initialize 1 s), log lines on stderr,
-      // an optional configuration read from HOME, SIGTERM ignored. Every recorded choice is the reference's.
-      variants: ['slow', 'stderr-logs', 'home-config', 'no-sigterm'],
-      informational: [],
+      // a banner line on stdout, an optional configuration read from HOME, SIGTERM ignored.
+      variants: ['slow', 'stderr-logs', 'stdout-banner', 'home-config', 'no-sigterm'],
+      informational: [
+        // stdout-banner: "Where diagnostics go is not stated" (tools/stdout-protocol-only).
+        'translate-tools/tools/stdout-protocol-only/every-line-json-rpc-also-around-failures',
+      ],
       notApplicable,
     },
     {

@@ -58,6 +58,10 @@ export const TOOLS_VARIANTS = {
   /** A start-up banner and a line per call on standard error (translate-tools/tools/stdout-protocol-only:
    * "Where diagnostics go is not stated"; stdout stays the protocol's). */
   'stderr-logs': 'log lines on stderr',
+  /** A start-up line that is no JSON-RPC message on standard output, before the protocol starts
+   * (translate-tools/tools/stdout-protocol-only: "Where diagnostics go is not stated"; the protocol is not
+   * named either). */
+  'stdout-banner': 'a banner line on stdout',
   /** Reads an optional configuration file from $HOME/.config/translate-tools/config.json (absent: defaults;
    * a HOME that is not a folder stops the start). */
   'home-config': 'optional configuration from HOME',

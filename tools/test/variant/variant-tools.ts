@@ -559,6 +559,7 @@ process.stdin.once('end', () => {
   service.close();
   process.exit(0);
 });
+if (on('stdout-banner')) process.stdout.write(`variant-tools ${version} ready on stdio\n`);
 if (on('slow')) await sleep(1000);
 await server.connect(new StdioServerTransport());
 log(`serving on stdio; translation service at ${service.shown}`);
