@@ -94,7 +94,7 @@ function apply() {
   for (const el of document.querySelectorAll('[data-status]')) {
     el.hidden = !statuses.has(el.dataset.status) || !surfaces.has(el.dataset.surface);
   }
-  for (const s of document.querySelectorAll('section[data-surface]')) s.hidden = !surfaces.has(s.dataset.surface);
+  for (const s of document.querySelectorAll('[data-surface]:not([data-status])')) s.hidden = !surfaces.has(s.dataset.surface);
 }
 for (const b of boxes) b.addEventListener('change', apply);
 for (const a of document.querySelectorAll('[data-only]')) a.addEventListener('click', (e) => {
@@ -118,7 +118,7 @@ export function htmlReport(results: CaseResult[], states: ClauseState[], standin
     return `<section data-surface="${s.surface}"><h2 id="s-${s.surface}">${esc(s.surface)} <small>target: ${esc(s.target)}</small></h2>
 <table class="m"><tr><th>clause</th><th>level</th><th>rule (paraphrase)</th><th>cases</th></tr>${mine.map(clauseRow).join('\n')}</table></section>`;
   });
-  const grids = standings.map((s) => `<div class="g"><div class="gl">${esc(s.surface)}</div>${grid(s.surface, states.filter((st) => st.clause.surface === s.surface))}</div>`).join('');
+  const grids = standings.map((s) => `<div class="g" data-surface="${s.surface}"><div class="gl">${esc(s.surface)}</div>${grid(s.surface, states.filter((st) => st.clause.surface === s.surface))}</div>`).join('');
   const totals = [
     `cases: passed <b>${summary.passed}</b>`,
     `failed <b>${summary.failed}</b>`,
@@ -145,7 +145,7 @@ pre{white-space:pre-wrap;max-width:70em;font-size:12px}small{color:#57606a;font-
 A clause passes when every case of it that ran passed.</p>
 <div class="filters">${statusBoxes}<br>${surfaceBoxes} · <a href="#" data-only="failed error">only failed and error</a> · <a href="#" data-only="${Object.keys(STATUS_LABEL).join(' ')}">all</a></div>
 ${grids}
-${problems.length === 0 ? '' : `<h2>Failed and not judged</h2><ul>${problems.map((r) => `<li><span class="b" style="background:${OUTCOME_COLOR[r.outcome]}">${r.outcome}</span> <a href="#${esc(r.clause)}"><code>${esc(r.id)}</code></a> ${esc(headline(r.message))}</li>`).join('')}</ul>`}
+${problems.length === 0 ? '' : `<h2>Failed and not judged</h2><ul>${problems.map((r) => `<li data-status="${r.outcome === 'fail' ? 'failed' : 'error'}" data-surface="${r.surface}"><span class="b" style="background:${OUTCOME_COLOR[r.outcome]}">${r.outcome}</span> <a href="#${esc(r.clause)}"><code>${esc(r.id)}</code></a> ${esc(headline(r.message))}</li>`).join('')}</ul>`}
 ${sections.join('\n')}
 <script>${FILTER_SCRIPT}</script></body></html>
 `;
