@@ -1,0 +1,166 @@
+// A permitted-variant static/proxy server: the reference server run in this process, with the variants of
+// VARIANTS=a,b,... (variant-static-variants.ts) laid over what document 002 leaves open: its own help,
+// --init and cluster manager where those are on, and otherwise the reference's command with its output,
+// signals and answers changed (variant-static-http.ts). It is the twin of the faulty server: a target the
+// suite must judge conforming.
+import { existsSync, readFileSync, WriteStream, writeSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { configPath, init, optionValue, runCluster, unknownOption, USAGE, VERSION } from './variant-static-cli.ts';
+import { installHttpVariants, type SitePaths } from './variant-static-http.ts';
+import { STATIC_VARIANTS, type StaticVariant } from './variant-static-variants.ts';
+
+// Three folders up from here, and from the bundle the project test runs (.cache/variant/static/).
+const REFERENCE = fileURLToPath(new URL('../../../.cache/reference/static.mjs', import.meta.url));
+const BATCH_MS = 500;
+const LOG_FILE_DELAY_MS = 600;
+
+const variants = new Set((process.env.VARIANTS ?? '').split(',').filter(Boolean));
+for (const name of variants) {
+  if (!(name in STATIC_VARIANTS)) {
+    process.stderr.write(`variant-static: unknown variant ${name}; known: ${Object.keys(STATIC_VARIANTS).join(', ')}\n`);
+    process.exit(2);
+  }
+}
+const on = (v: StaticVariant): boolean => variants.has(v);
+const argv = process.argv.slice(2);
+
+function isCluster(arg: string): boolean {
+  return arg === '--cluster' || arg.startsWith('--cluster=');
+}
+
+/** The health and upload paths of the config's sites (the answers some variants word differently). */
+function sitePaths(file: string): SitePaths {
+  const paths: SitePaths = { health: [], upload: [] };
+  let sites: Record<string, unknown>[];
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    sites = (Array.isArray(parsed) ? parsed : [parsed]) as Record<string, unknown>[];
+  } catch {
+    return paths;
+  }
+  for (const site of sites) {
+    const health = site?.healthCheck;
+    if (health === true) paths.health.push('/__health__');
+    else if (typeof health === 'object' && health !== null) paths.health.push(String((health as { path?: string }).path ?? '/__health__'));
+    const uploads = site?.upload;
+    for (const upload of Array.isArray(uploads) ? uploads : uploads === undefined ? [] : [uploads]) {
+      paths.upload.push(typeof upload === 'object' && upload !== null ? String((upload as { path?: string }).path ?? '/upload') : '/upload');
+    }
+  }
+  return paths;
+}
+
+/** Replaces a stream's write with one that passes each chunk of text through `change` (lines whole). */
+function rewriteStream(stream: NodeJS.WriteStream, change: (text: string) => string): void {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    const changed = change(text);
+    if (changed === '') {
+      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      if (done) process.nextTick(done);
+      return true;
+    }
+    return write(changed, ...rest);
+  }) as typeof stream.write;
+}
+
+/** stdout written in batches: what a server buffering its output shows. */
+function batchStdout(): void {
+  const write = process.stdout.write.bind(process.stdout) as (chunk: string) => boolean;
+  let pending = '';
+  const flush = () => {
+    if (pending !== '') write(pending);
+    pending = '';
+  };
+  setInterval(flush, BATCH_MS).unref();
+  process.on('exit', () => {
+    if (pending !== '') writeSync(1, pending);
+  });
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8');
+    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    if (done) process.nextTick(done);
+    return true;
+  }) as typeof process.stdout.write;
+}
+
+/** Appends to files (the access log) land a moment later. */
+function delayAppends(): void {
+  const write = WriteStream.prototype.write;
+  WriteStream.prototype.write = function (this: WriteStream & { flags?: string }, ...args: unknown[]): boolean {
+    if (this.flags !== 'a') return (write as (...a: unknown[]) => boolean).apply(this, args);
+    setTimeout(() => (write as (...a: unknown[]) => boolean).apply(this, args), LOG_FILE_DELAY_MS);
+    return true;
+  } as typeof WriteStream.prototype.write;
+}
+
+/** Signal handlers the reference registers are dropped: SIGTERM and SIGINT keep their default action. */
+function noSignalHandlers(): void {
+  for (const method of ['on', 'once', 'addListener', 'prependListener'] as const) {
+    const original = process[method].bind(process) as (event: string | symbol, listener: (...args: unknown[]) => void) => NodeJS.Process;
+    (process as unknown as Record<string, unknown>)[method] = (event: string | symbol, listener: (...args: unknown[]) => void) =>
+      event === 'SIGTERM' || event === 'SIGINT' ? process : original(event, listener);
+  }
+}
+
+async function main(): Promise<void> {
+  if (on('help-alt')) {
+    if (argv.includes('--help')) {
+      process.stderr.write(USAGE);
+      process.exit(0);
+    }
+    if (argv.includes('--version')) {
+      process.stdout.write(`${VERSION}\n`);
+      process.exit(0);
+    }
+    const unknown = unknownOption(argv);
+    if (unknown !== undefined) {
+      process.stderr.write(`error: unknown option ${unknown}; see --help\n`);
+      process.exit(1);
+    }
+  }
+  if (on('init-tty') && argv.includes('--init')) process.exit(await init(argv));
+  if (on('cluster-foreground') && argv.some(isCluster)) process.exit(await runCluster(argv));
+
+  const serving = !argv.some((a) => a === '--help' || a === '-h' || a === '--init' || isCluster(a));
+  const config = configPath(argv);
+  const hasConfig = existsSync(config);
+  if (serving) {
+    if (on('no-config-8000') && !hasConfig && optionValue(argv, '--config') === undefined) process.env.PORT = '8000';
+    if (on('buffered-logs')) {
+      batchStdout();
+      delayAppends();
+    }
+    if (on('banner') && process.env.VARIANT_CLUSTER_WORKER === undefined) {
+      process.stdout.write(`${VERSION} (a permitted variant of the static/proxy server)\n`);
+      process.stdout.write(`config: ${hasConfig ? config : 'none, built-in settings'}\n`);
+      process.stderr.write('notice: request log lines follow on stdout\n');
+    }
+    if (on('banner')) rewriteStream(process.stdout, (text) => text.replace(/^listening on (\S+)$/gm, 'Server ready at $1/'));
+    if (on('no-config-8000')) {
+      rewriteStream(process.stderr, (text) =>
+        text.replace(/^warning: no server-config\.json found.*\n?/m, () => {
+          process.stdout.write(`Note: no server-config.json here, so built-in settings are in use (this folder on port ${process.env.PORT}).\n`);
+          return '';
+        }),
+      );
+    }
+    if (on('other-errors')) {
+      rewriteStream(process.stderr, (text) => text.replace(/^error: (\S+): (.*)$/gm, 'The server cannot start.\n  $2 (setting $1)'));
+      const exit = process.exit.bind(process);
+      process.exit = ((code?: number) => exit(code === 1 ? 3 : code)) as typeof process.exit;
+    }
+    if (on('no-sigterm')) noSignalHandlers();
+  }
+  installHttpVariants(on, hasConfig ? sitePaths(config) : { health: [], upload: [] });
+
+  // Run with --target, the runner builds no reference bundle: the variant's project test builds it.
+  if (!existsSync(REFERENCE)) {
+    process.stderr.write(`variant-static: no reference bundle at ${REFERENCE} (npm run conform -- --surface static builds it)\n`);
+    process.exit(2);
+  }
+  await import(REFERENCE);
+}
+
+await main();
