@@ -1,5 +1,5 @@
 // Config file forms, defaults, PORT, --config, and the startup errors of the document.
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fixedPort } from '../harness/fixed-port.ts';
@@ -82,11 +82,13 @@ check('static/config/no-file-defaults/serves-cwd-on-port', ON_8000, async (t, c)
   t.is((await site.client(DEFAULT_PORT).get('/hello.txt')).text, 'FROM CWD');
 });
 
-/** Output lines with digits blanked (times, process ids, ports), for comparing two starts. */
-function shape(text: string): string[] {
+/** Output lines with the start's folder and digits blanked (times, process ids, ports), for comparing two
+ * starts made in different folders. */
+function shape(text: string, dir: string): string[] {
+  const folders = [...new Set([dir, realpathSync(dir)])].sort((a, b) => b.length - a.length);
   return text
     .split(/\r?\n/)
-    .map((line) => line.replace(/\d+/g, '#').trim())
+    .map((line) => folders.reduce((l, f) => l.split(f).join('<folder>'), line).replace(/\d+/g, '#').trim())
     .filter((line) => line !== '');
 }
 
@@ -108,12 +110,12 @@ async function startupOutput(site: Site): Promise<string> {
 check('static/config/no-file-warning/warns', ON_8000, async (t, c) => {
   const files = { 'hello.txt': 'x' };
   const withFile = await startSite(c, { config: () => ({ folders: '.' }), files, env: { PORT: undefined }, listen: [DEFAULT_PORT] });
-  const usual = new Set(shape(await startupOutput(withFile)));
+  const usual = new Set(shape(await startupOutput(withFile), withFile.dir));
   await withFile.launched.stop();
   const without = await startSite(c, { config: null, files, env: { PORT: undefined }, listen: [DEFAULT_PORT] });
   const output = await startupOutput(without);
   t.true(
-    shape(output).some((line) => !usual.has(line)),
+    shape(output, without.dir).some((line) => !usual.has(line)),
     `nothing written without a config file that is not written with one:\n--- without ---\n${output}\n--- with {"folders": "."} ---\n${[...usual].join('\n')}`,
   );
 });
@@ -215,7 +217,7 @@ check('static/startup/duplicate-host-port/same-host-other-port-fine', launch, as
 
 check('static/startup/duplicate-catch-all/two-catch-alls-rejected', launch, async (t, c) => {
   const exit = await runToExit(c, { config: (p) => [{ port: p[0] }, { port: p[0], host: '*' }] });
-  t.is(exit.code, 1);
+  t.is(exit.code, 1, exit.stderr);
 });
 
 check('static/startup/mixed-ssl-port/exits-with-error', launch, async (t, c) => {
@@ -239,13 +241,13 @@ check('static/startup/config-file-missing/explicit-missing-file', launch, async 
 check('static/startup/config-file-missing-message/names-path-exit-1', launch, async (t, c) => {
   const fallback = await holdDefaultPort(c);
   const exit = await runToExit(c, { config: null, args: ['--config', 'does-not-exist.json'] }, { alsoServing: [fallback] });
-  t.is(exit.code, 1);
+  t.is(exit.code, 1, exit.stderr);
   t.regex(exit.stderr, /does-not-exist\.json/);
 });
 
 check('static/startup/error-format/one-error-line-no-stack', launch, async (t, c) => {
   const exit = await runToExit(c, { config: { redirects: [{ from: '/a', to: '/b', status: 200 }] } });
-  t.is(exit.code, 1);
+  t.is(exit.code, 1, exit.stderr);
   t.regex(exit.stderr, /^error: \S+: .+$/m);
   t.notRegex(exit.stderr, /^\s+at /m);
 });
@@ -253,13 +255,13 @@ check('static/startup/error-format/one-error-line-no-stack', launch, async (t, c
 check('static/startup/invalid-json/exit-1', launch, async (t, c) => {
   const fallback = await holdDefaultPort(c);
   const exit = await runToExit(c, { config: null, files: { 'server-config.json': '{ "port": 80, ' } }, { alsoServing: [fallback] });
-  t.is(exit.code, 1);
+  t.is(exit.code, 1, exit.stderr);
   t.regex(exit.stderr, /server-config\.json/);
 });
 
 check('static/startup/invalid-value/names-key', launch, async (t, c) => {
   const exit = await runToExit(c, { config: { port: 'eighty' } });
-  t.is(exit.code, 1);
+  t.is(exit.code, 1, exit.stderr);
   t.regex(exit.stderr, /port/);
 });
 
@@ -272,5 +274,5 @@ check('static/startup/port-in-use/exit-1', launch, async (t, c) => {
   });
   // The case's own server holds the port: its being open says nothing.
   const exit = await runToExit(c, { config: { port } }, { servingCheck: false });
-  t.is(exit.code, 1);
+  t.is(exit.code, 1, exit.stderr);
 });
