@@ -32,7 +32,7 @@ interface Cluster {
   http: HttpClient;
   start: Launched;
   /** How the start command ended: its status, or null while it stays in the foreground. */
-  startCode(): number | null | undefined;
+  startCode(): number | null;
 }
 
 async function serving(http: HttpClient): Promise<boolean> {
@@ -68,9 +68,9 @@ async function withCluster(c: CaseContext, started: Cluster, body: () => Promise
   }
 }
 
-/** Runs `--cluster …` and waits until the cluster serves (the command may have returned or still run). A
- * start that ends with a non-zero status, or a cluster that never serves, fails `t` (`up` false). */
-async function startCluster(t: ExecutionContext, c: CaseContext, args: string[], files: Record<string, string> = {}, clusterArgs: string[] = []): Promise<Cluster> {
+/** Runs `--cluster …` and waits until the cluster serves (the command may have returned or still run), or
+ * the command ends with a non-zero status, or SERVE_MS pass. */
+async function launchCluster(c: CaseContext, args: string[], files: Record<string, string> = {}, clusterArgs: string[] = []): Promise<Cluster> {
   const start = await startCommand(c, {
     config: (p) => ({ port: p[0], cgi: 'cgi-bin', logging: false }),
     files: { 'cgi-bin/ppid.sh': shellScript('echo $PPID'), ...files },
@@ -82,14 +82,19 @@ async function startCluster(t: ExecutionContext, c: CaseContext, args: string[],
     ended = e;
   });
   const http = c.http(`http://127.0.0.1:${start.port}`);
-  let up = await waitServing(http, SERVE_MS, () => ended !== undefined && ended.code !== 0);
-  if (ended !== undefined && ended.code !== 0) {
-    t.fail(`${args.join(' ')} ended with status ${ended.code}:\n${start.stderr()}\n${start.stdout()}`);
-    up = false;
-  } else {
-    t.true(up, `the cluster did not serve ${SCRIPT} within ${SERVE_MS} ms of ${args.join(' ')}:\n${start.stderr()}\n${start.stdout()}`);
-  }
+  const failed = (): boolean => ended !== undefined && ended.code !== 0;
+  const up = (await waitServing(http, SERVE_MS, failed)) && !failed();
   return { up, clusterArgs, dir: start.dir, port: start.port, http, start, startCode: () => (ended === undefined ? null : ended.code) };
+}
+
+/** launchCluster, failing `t` when the start ends with a non-zero status or the cluster never serves. */
+async function startCluster(t: ExecutionContext, c: CaseContext, args: string[], files: Record<string, string> = {}, clusterArgs: string[] = []): Promise<Cluster> {
+  const cluster = await launchCluster(c, args, files, clusterArgs);
+  const code = cluster.startCode();
+  const said = `${cluster.start.stderr()}\n${cluster.start.stdout()}`;
+  if (code !== null && code !== 0) t.fail(`${args.join(' ')} ended with status ${code}:\n${said}`);
+  else t.true(cluster.up, `the cluster did not serve ${SCRIPT} within ${SERVE_MS} ms of ${args.join(' ')}:\n${said}`);
+  return cluster;
 }
 
 /** Runs one cluster action in the cluster's folder: accepted when it ends with status 0, or is still going
@@ -180,30 +185,19 @@ check('static/cli/cluster-config/settings-file-used', { ...launch, timeoutMs: 90
   const described = c.target.description?.clusterConfig as ClusterSettings | undefined;
   const settings: ClusterSettings = described ?? { content: ECOSYSTEM.content };
   const args = settingsArgs(settings);
-  const start = await startCommand(c, {
-    config: (p) => ({ port: p[0], cgi: 'cgi-bin', logging: false }),
-    files: { 'cgi-bin/ppid.sh': shellScript('echo $PPID'), [settings.name ?? 'cluster.json']: settings.content },
-    args: ['--cluster', 'start', ...args],
-    env: CLUSTER_ENV,
-  });
-  let ended: { code: number | null } | undefined;
-  void start.exited.then((e) => {
-    ended = e;
-  });
-  const http = c.http(`http://127.0.0.1:${start.port}`);
-  const up = await waitServing(http, SERVE_MS, () => ended !== undefined && ended.code !== 0);
-  const cluster: Cluster = { up, clusterArgs: args, dir: start.dir, port: start.port, http, start, startCode: () => ended?.code };
+  const cluster = await launchCluster(c, ['--cluster', 'start'], { [settings.name ?? 'cluster.json']: settings.content }, args);
   await withCluster(c, cluster, async () => {
     if (settings.workers === undefined) return;
-    const seen = await workersSeen(http, settings.workers + 1, 8000);
+    const seen = await workersSeen(cluster.http, settings.workers + 1, 8000);
     t.is(seen.size, settings.workers, `the settings file asks for ${settings.workers} worker(s)`);
   });
-  if (!up && !described) {
+  const said = `${cluster.start.stderr()}\n${cluster.start.stdout()}`;
+  if (!cluster.up && !described) {
     throw new NotApplicable(
-      `the target did not serve with a cluster settings file in the reference's format (a pm2 ecosystem file); describe one in its own format as "clusterConfig": {"name", "content", "workers"} in the target description. It said:\n${start.stderr()}${start.stdout()}`,
+      `the target did not serve with a cluster settings file in the reference's format (a pm2 ecosystem file); describe one in its own format as "clusterConfig": {"name", "content", "workers"} in the target description. It said:\n${said}`,
     );
   }
-  t.true(up, `--cluster start ${args.join(' ')} did not serve within ${SERVE_MS} ms (status ${ended?.code}):\n${start.stderr()}\n${start.stdout()}`);
+  t.true(cluster.up, `--cluster start ${args.join(' ')} did not serve within ${SERVE_MS} ms (status ${cluster.startCode()}):\n${said}`);
 });
 
 check('static/cli/cluster-manager/ecosystem-file-sets-workers', { ...launch, timeoutMs: 90_000 }, async (t, c) => {

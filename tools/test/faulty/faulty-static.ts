@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { portOpen } from '../../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../../conformance/harness/reference-targets.ts';
+import { SECURITY_HEADERS } from '../../../conformance/static/fixtures.ts';
 import type { Fault } from './faults.ts';
 
 
@@ -38,23 +39,6 @@ function mutateHealth(body: Buffer): Buffer {
   return Buffer.from(JSON.stringify({ ...health, status: 'OK', uptime: String(health.uptime) }));
 }
 
-// Every security header helmet can send: the suite takes any one of them as the feature at work.
-const SECURITY_HEADERS = [
-  'content-security-policy',
-  'cross-origin-embedder-policy',
-  'cross-origin-opener-policy',
-  'cross-origin-resource-policy',
-  'origin-agent-cluster',
-  'permissions-policy',
-  'referrer-policy',
-  'strict-transport-security',
-  'x-content-type-options',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-frame-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-];
 
 async function main(): Promise<void> {
   // Run with --target, the runner builds no reference bundle: build it on first use.
