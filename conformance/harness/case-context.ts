@@ -1,6 +1,6 @@
 // What a conformance case gets besides ava's `t`: its target, launching, HTTP clients and property runs,
 // each recording what a person needs to reproduce a failure.
-import { cpSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
@@ -168,19 +168,30 @@ export class CaseContext {
 
   async close(): Promise<void> {
     this.#ended.abort();
-    // What the reproducer refers to, kept before the targets' folders go.
+    // What the reproducer refers to, kept before the targets' folders go; a copy that fails is said in the
+    // reproducer and never stops the targets' end.
     if (!this.#t.passed) {
-      for (const { path, content } of this.#kept) {
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, content);
-      }
-      for (const [dir, copy] of this.#folders) {
-        cpSync(dir, copy, { recursive: true, filter: (from) => (statSync(from, { throwIfNoEntry: false })?.size ?? 0) <= KEPT_FILE_LIMIT });
+      try {
+        this.#keepArtifacts();
+      } catch (err) {
+        this.note(`# files of this case not kept: ${(err as Error).message}`);
       }
     }
     // Targets first: upstreams and fixtures the case started may hold connections from them.
     await Promise.all(this.#launched.map((l) => l.stop()));
     for (const cleanup of this.#cleanups.reverse()) await cleanup();
     emit({ type: 'repro', id: this.id, lines: this.#repro.slice(-REPRO_LINES), endedAt: Date.now() });
+  }
+
+  #keepArtifacts(): void {
+    for (const { path, content } of this.#kept) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+    }
+    // A property's earlier runs have removed their folders already: what is still there is kept.
+    for (const [dir, copy] of this.#folders) {
+      if (!existsSync(dir)) continue;
+      cpSync(dir, copy, { recursive: true, filter: (from) => (statSync(from, { throwIfNoEntry: false })?.size ?? 0) <= KEPT_FILE_LIMIT });
+    }
   }
 }

@@ -153,7 +153,7 @@ test.serial('reports: report.json has the documented shape, junit.xml validates,
   // Only the surfaces of the run stand in the report (no 0% for a surface that was not selected).
   t.deepEqual(report.surfaces.map((s) => s.surface), ['static']);
   t.true(report.results.some((r) => r.outcome === 'skipped' && r.id.startsWith('static/health/custom-path/')));
-  for (const r of report.results) t.deepEqual(Object.keys(r).slice(0, 5), ['id', 'clause', 'surface', 'outcome', 'message']);
+  for (const r of report.results) t.deepEqual(Object.keys(r).slice(0, 6), ['id', 'clause', 'surface', 'level', 'outcome', 'message']);
   execFileSync('xmllint', ['--noout', '--schema', join(PROJECT_ROOT, 'tools/test/junit.xsd'), join(dir, 'junit.xml')]);
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
   t.regex(junit, /<testcase name="static\/health\/default-path\/serves-health-object \[static\/health\/default-path\]" classname="static"/);
