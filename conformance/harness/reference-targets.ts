@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 import { PROJECT_ROOT } from './launch.ts';
+import { missingPackages } from '../../tools/setup/debian-packages.ts';
 import type { TargetSpec } from './run-env.ts';
 import { describeTarget, readDescription } from './target-description.ts';
 
@@ -18,6 +19,10 @@ interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
   describe?: string;
   /** The name of another entry: the service this target needs beside it (see TargetSpec.backend). */
   backend?: string;
+  /** Per Debian package (tools/setup/debian-packages.json) the reference's engines come from: the
+   * configuration overrides that start it without that engine when the package is missing on this machine
+   * (its capabilities then say so, and the cases needing it are not-applicable). */
+  withoutPackages?: Record<string, Record<string, string>>;
 }
 
 const FILE = join(PROJECT_ROOT, 'conformance', 'reference-targets.json');
@@ -107,8 +112,11 @@ function resolveEntry(entries: Record<string, ReferenceEntry>, name: string, via
   const entry = entries[name];
   if (!entry) throw new Error(`${FILE}: ${via.length > 0 ? `backend of ${via.at(-1)}: ` : ''}no entry ${name}`);
   if (via.includes(name)) throw new Error(`${FILE}: backend cycle ${[...via, name].join(' -> ')}`);
-  const { bundle: b, describe, backend, ...target } = entry;
+  const { bundle: b, describe, backend, withoutPackages = {}, ...entryTarget } = entry;
   if (b) bundle(b.entry, b.outfile, b.assets);
+  const missing = new Set(missingPackages().map((p) => p.name));
+  const without = Object.entries(withoutPackages).filter(([name]) => missing.has(name));
+  const target = without.length === 0 ? entryTarget : { ...entryTarget, env: Object.assign({ ...entryTarget.env }, ...without.map(([, env]) => env)) };
   const described = describe ? describeTarget(target, readDescription(join(PROJECT_ROOT, describe))) : target;
   return backend ? { ...described, backend: resolveEntry(entries, backend, [...via, name]) } : described;
 }

@@ -5,6 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { shellQuote } from '../../conformance/harness/launch.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
+import { missingLine, missingPackages } from '../setup/debian-packages.ts';
 import { CatalogError, loadCatalog } from '../spec/catalog.ts';
 import { clauseStates, standings } from './clause-status.ts';
 import { loadKnownFailing, NO_KNOWN_FAILURES } from './known-failing.ts';
@@ -112,6 +113,9 @@ async function main(argv: string[]): Promise<number> {
   writeFileSync(join(reportDir, 'report.html'), htmlReport(results, states, standing, report.summary));
   printOutcomes(results, catalog.byId, targetNames, { verbose: options.verbose, reportFile });
   printSummary(bySurface, report.summary, standing);
+  // Engines this machine lacks: the reference ran without them and the browser cases could not run.
+  const missing = missingPackages().filter((p) => !p.testsOnly);
+  if (missing.length > 0) console.log(`${missingLine(missing)} (the cases needing them were not-applicable)`);
   console.log(`reports: ${reportFile}, junit.xml, report.html`);
   for (const e of targetErrors) console.error(e);
   if (harnessFault || targetErrors.length > 0) return 2;
