@@ -7,8 +7,10 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// A dot name: it stays between runs, and is not one of the case folders (conform-*) a run must remove.
-const REGISTRY = join(tmpdir(), '.conform-ports');
+// A dot name: it stays between runs, and is not one of the case folders (conform-*) a run must remove. One
+// per user: a folder another user made is not writable, and runs of different users cannot free each other's
+// claims anyway.
+const REGISTRY = join(tmpdir(), `.conform-ports-${process.getuid?.() ?? 'user'}`);
 const MAX_TRIES = 50;
 const claimed = new Set<number>();
 
