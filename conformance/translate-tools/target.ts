@@ -8,7 +8,7 @@ import { fromBinary, type MessageShape } from '@bufbuild/protobuf';
 import { status } from '@grpc/grpc-js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutionContext } from 'ava';
-import type { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { backendServices } from '../harness/backend-service.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
@@ -40,6 +40,24 @@ export type { Backend } from '../harness/backend-service.ts';
 /** The reference translation service of this test file (of a variant named in its description), with a
  * client for the case. */
 export const backend = backendServices(target, 'translate-tools');
+
+let sttReported: Promise<boolean> | undefined;
+
+/** Whether the service reports speech-to-text available (asked once per test file). A reference started on a
+ * machine without its speech engine reports it off; a call it cannot answer leaves the cases to run. */
+export function serviceStt(c: CaseContext): Promise<boolean> {
+  sttReported ??= (async () => {
+    const out = await (await backend(c)).grpc.call(TranslateService.method.getCapabilities, {});
+    return out.response?.sttAvailable ?? true;
+  })();
+  return sttReported;
+}
+
+/** For CaseOptions.applicable: the case needs the service to transcribe. */
+export const STT_CASE: CaseOptions = {
+  ...STDIO,
+  applicable: async (c) => ((await serviceStt(c)) ? undefined : 'the translation service reports stt_available false'),
+};
 
 // ---------------------------------------------------------------- the tool server
 

@@ -10,7 +10,7 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcStub } from '../harness/grpc-stub.ts';
 import { PROJECT_ROOT } from '../harness/launch.ts';
-import { backend, callThrough, markedWav, sharedStub, sharedTools, STDIO, stubbed } from './target.ts';
+import { backend, callThrough, markedWav, STT_CASE, sharedStub, sharedTools, STDIO, stubbed } from './target.ts';
 import { answerOf, judge, rpcJson, shown } from './tool-answer.ts';
 
 const M = TranslateService.method;
@@ -68,7 +68,7 @@ check('translate-tools/transcribe-audio/reads-file/auto-hint-sent-as-detect', ST
   t.true(['auto', ''].includes(called.request.language), `language sent: ${JSON.stringify(called.request.language)}`);
 });
 
-check('translate-tools/transcribe-audio/reads-file/transcribes-as-the-rpc', STDIO, async (t, c) => {
+check('translate-tools/transcribe-audio/reads-file/transcribes-as-the-rpc', STT_CASE, async (t, c) => {
   const [tools, { grpc }] = await Promise.all([sharedTools(c), backend(c)]);
   const path = join(folder(c), 'zählen (1).wav');
   writeFileSync(path, speech);
@@ -161,7 +161,7 @@ check('translate-tools/transcribe-audio/language-default/omitted-sent-empty', ST
   t.deepEqual({ language: request.language, languageFormat: request.languageFormat }, { language: '', languageFormat: '' });
 });
 
-check('translate-tools/transcribe-audio/language-default/no-wav-gets-the-service-error', STDIO, async (t, c) => {
+check('translate-tools/transcribe-audio/language-default/no-wav-gets-the-service-error', STT_CASE, async (t, c) => {
   const tools = await sharedTools(c);
   const path = join(folder(c), 'notes.wav');
   writeFileSync(path, 'these are notes, not audio\n');

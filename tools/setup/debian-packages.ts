@@ -49,9 +49,10 @@ export function installCommand(names: string[]): string {
   return `${isRoot() ? '' : 'sudo '}apt-get install -y ${names.join(' ')}`;
 }
 
-/** One line: what is missing, what for, and the command that installs it. */
+/** One line: what is missing and the command that installs it. */
 export function missingLine(missing: DebianPackage[]): string {
-  return `missing Debian packages: ${missing.map((p) => p.name).join(', ')} (${[...new Set(missing.map((p) => p.for))].join('; ')}) — install them with: ${installCommand(missing.map((p) => p.name))}`;
+  const names = missing.map((p) => p.name);
+  return `missing Debian packages: ${names.join(', ')} — install them with: ${installCommand(names)}`;
 }
 
 /** How this process would run apt-get as root (`[]` when it is root, `['sudo', '-n']`), or why it cannot. */

@@ -33,6 +33,7 @@ function main(): number {
   } else {
     console.log(`set-up: cannot install packages here: ${how.reason}`);
   }
+  for (const p of missing) console.log(`set-up: ${p.name} is missing: ${p.for}`);
   console.log(`set-up: ${missingLine(missing)}`);
   if (values.for === 'test') {
     console.log('set-up: npm test stops here: the tests check what CI checks, and need every package');
