@@ -223,23 +223,28 @@ async function start(
   signal: AbortSignal | undefined,
 ): Promise<Launched> {
   const ownDir = spec.dir === undefined;
-  const dir = spec.dir ?? mkdtempSync(join(tmpdir(), 'conform-'));
+  // Ports first: a folder made before a step that throws would outlive the case.
   const ports = await freePorts(spec.ports ?? 1);
   const port = ports[0]!;
-  writeFiles(dir, spec.files ?? {});
+  const dir = spec.dir ?? mkdtempSync(join(tmpdir(), 'conform-'));
   let configPath: string | undefined;
   let configText: string | undefined;
-  if (spec.config) {
-    configPath = join(dir, spec.config.name);
-    configText = typeof spec.config.content === 'function' ? spec.config.content(ports) : spec.config.content;
-    mkdirSync(dirname(configPath), { recursive: true });
-    writeFileSync(configPath, configText);
-  } else if (/\{config\}/.test(template)) {
+  try {
+    writeFiles(dir, spec.files ?? {});
+    if (spec.config) {
+      configPath = join(dir, spec.config.name);
+      configText = typeof spec.config.content === 'function' ? spec.config.content(ports) : spec.config.content;
+      mkdirSync(dirname(configPath), { recursive: true });
+      writeFileSync(configPath, configText);
+    } else if (/\{config\}/.test(template)) {
+      throw new NotApplicable(
+        'the command passes {config}, and this case starts the target without a configuration file (leave {config} out: the file is written under its default name in the working directory)',
+      );
+    }
+  } catch (err) {
     if (ownDir) rmSync(dir, { recursive: true, force: true });
     releasePorts(ports);
-    throw new NotApplicable(
-      'the command passes {config}, and this case starts the target without a configuration file (leave {config} out: the file is written under its default name in the working directory)',
-    );
+    throw err;
   }
   const values = { port: String(port), dir, root: PROJECT_ROOT, node: process.execPath, ...(configPath ? { config: configPath } : {}) };
   const commandLine = [expandTemplate(template, values), ...(spec.args ?? []).map(shellQuote)].join(' ');
