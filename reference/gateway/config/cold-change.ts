@@ -1,0 +1,48 @@
+// Which change between the running config and a reloaded one needs a restart. The cold keys are those the
+// document lists: port, tls.cert, tls.key, workers, backlog, global.admin.bind. What they stand for is the
+// process's listeners, so sites are compared by what they listen on, not by their place in the list:
+// - a port that no site used before, or one that no site uses any more, is a change of `port` (the set of
+//   listeners changes); sites moving between existing ports, or new hosts on a port already open, are not;
+// - a site keeps its certificate by label (`host:port`): a different tls.cert or tls.key, or TLS switched on
+//   or off, is cold; a new site on an open TLS port is hot only when a site of that port before had the
+//   same certificate and key files;
+// - adding or removing global.admin (the admin server starts or stops) is a change of global.admin.bind.
+import type { GatewayConfig, SiteConfig } from './gateway-config.ts';
+
+/** The key path of the first cold field that differs (`global.admin.bind`, `workers`, `backlog`,
+ * `sites[i].port`, `sites[i].tls.cert`, `sites[i].tls.key`, indexes into `next`; or `port` when a port is no
+ * longer used), or undefined when the reload may apply `next`. */
+export function coldChange(old: GatewayConfig, next: GatewayConfig): string | undefined {
+  if (adminBind(old) !== adminBind(next)) return 'global.admin.bind';
+  if (old.workers !== next.workers) return 'workers';
+  if (old.backlog !== next.backlog) return 'backlog';
+  const oldByLabel = new Map(old.sites.map((site) => [site.label, site]));
+  for (const [index, site] of next.sites.entries()) {
+    const field = siteColdField(site, oldByLabel.get(site.label), old.sites);
+    if (field !== undefined) return `sites[${index}].${field}`;
+  }
+  const nextPorts = new Set(next.sites.map((site) => site.port));
+  if (old.sites.some((site) => !nextPorts.has(site.port))) return 'port';
+  return undefined;
+}
+
+function siteColdField(site: SiteConfig, before: SiteConfig | undefined, oldSites: SiteConfig[]): string | undefined {
+  const samePort = oldSites.filter((other) => other.port === site.port);
+  if (samePort.length === 0) return 'port';
+  if (before !== undefined) {
+    if (before.tls?.cert !== site.tls?.cert) return 'tls.cert';
+    if (before.tls?.key !== site.tls?.key) return 'tls.key';
+    return undefined;
+  }
+  // A new site on a port already open: the listener's TLS must not change.
+  if (site.tls === undefined) return samePort.some((other) => other.tls !== undefined) ? 'tls.cert' : undefined;
+  const { cert, key } = site.tls;
+  if (!samePort.some((other) => other.tls?.cert === cert)) return 'tls.cert';
+  if (!samePort.some((other) => other.tls?.cert === cert && other.tls.key === key)) return 'tls.key';
+  return undefined;
+}
+
+function adminBind(config: GatewayConfig): string | undefined {
+  const admin = config.global.admin;
+  return admin === undefined ? undefined : `${admin.host}:${admin.port}`;
+}

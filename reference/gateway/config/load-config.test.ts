@@ -1,0 +1,227 @@
+// Table-driven checks of validation: every invalid config names the exact key path at fault; valid configs
+// come out with their defaults filled in, the token substituted and paths resolved.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { stringify } from 'yaml';
+import { ConfigError } from './config-error.ts';
+import { loadConfig, notCompiledInWarnings, validateConfig } from './load-config.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gateway-config-'));
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+
+const env = { GATEWAY_TOKEN: 's3cr3t-token', EMPTY: '', SPACED: 'two words' };
+/** `${NAME}`, written without a template string's look. */
+const braced = (name: string) => ['$', '{', name, '}'].join('');
+const target = (port: number) => ({ url: `http://127.0.0.1:${port}` });
+type Raw = Record<string, unknown> & { sites: Record<string, unknown>[] };
+const base = (): Raw => ({ sites: [{ port: 8080, routes: [{ path: '/', targets: [target(9001)] }] }] });
+/** The base config with the first site's keys replaced. */
+const site = (keys: Record<string, unknown>, extra: Record<string, unknown> = {}): Raw => ({
+  ...extra,
+  sites: [{ ...base().sites[0], ...keys }],
+});
+const validate = (raw: unknown) => validateConfig(raw, join(dir, 'gateway.yaml'), 'yaml', env);
+
+// [what, config, field named, reason matched]
+const invalid: [string, unknown, string, RegExp?][] = [
+  ['unknown top-level key', { ...base(), listen: 80 }, 'listen', /unknown key/],
+  ['misspelt site key', site({ helthCheck: {} }), 'sites[0].helthCheck', /did you mean "healthCheck"/],
+  ['unknown strategy', site({ routes: [{ path: '/', targets: [target(1)] }, { path: '/a', strategy: 'fastest', targets: [target(2)] }] }), 'sites[0].routes[1].strategy', /one of round-robin/],
+  ['site without port', { sites: [{ routes: [] }] }, 'sites[0].port', /required/],
+  ['site with host, without port', { sites: [{ host: 'a.test' }] }, 'sites[0].port', /required/],
+  ['port misspelt', { sites: [{ prot: 80 }] }, 'sites[0].prot', /did you mean "port"/],
+  ['port out of range', site({ port: 70000 }), 'sites[0].port', /at most 65535/],
+  ['port as a string', site({ port: '8080' }), 'sites[0].port', /integer/],
+  ['weight 0', site({ routes: [{ path: '/', targets: [{ url: 'http://a', weight: 0 }] }] }), 'sites[0].routes[0].targets[0].weight', /at least 1/],
+  ['weight 1001', site({ routes: [{ path: '/', targets: [{ url: 'http://a', weight: 1001 }] }] }), 'sites[0].routes[0].targets[0].weight', /at most 1000/],
+  ['weight 1.5', site({ routes: [{ path: '/', targets: [{ url: 'http://a', weight: 1.5 }] }] }), 'sites[0].routes[0].targets[0].weight', /integer/],
+  ['target not http', site({ routes: [{ path: '/', targets: [{ url: 'ftp://a' }] }] }), 'sites[0].routes[0].targets[0].url', /http/],
+  ['target without scheme', site({ routes: [{ path: '/', targets: [{ url: 'localhost:9001' }] }] }), 'sites[0].routes[0].targets[0].url', /absolute/],
+  ['target with a path', site({ routes: [{ path: '/', targets: [{ url: 'http://a/base' }] }] }), 'sites[0].routes[0].targets[0].url', /path/],
+  ['target with credentials', site({ routes: [{ path: '/', targets: [{ url: 'http://u:p@a' }] }] }), 'sites[0].routes[0].targets[0].url', /password/],
+  ['duplicate target', site({ routes: [{ path: '/', targets: [{ url: 'http://A:80' }, { url: 'http://a/' }] }] }), 'sites[0].routes[0].targets[1].url', /duplicate/],
+  ['route without targets', site({ routes: [{ path: '/', targets: [] }] }), 'sites[0].routes[0].targets', /at least 1/],
+  ['route path without slash', site({ routes: [{ path: 'api', targets: [target(1)] }] }), 'sites[0].routes[0].path', /starting with \//],
+  ['duplicate route path', site({ routes: [{ path: '/a', targets: [target(1)] }, { path: '/a', targets: [target(2)] }] }), 'sites[0].routes[1].path', /duplicate/],
+  ['tls.versions', site({ tls: { cert: 'c.pem', key: 'k.pem', versions: ['1.3'] } }), 'sites[0].tls.versions', /tls\.versions.*not supported|not supported.*tls\.versions/],
+  ['tls.ciphers', site({ tls: { cert: 'c.pem', key: 'k.pem', ciphers: 'HIGH' } }), 'sites[0].tls.ciphers', /not supported.*tls\.ciphers/],
+  ['tls.cert without key', site({ tls: { cert: 'c.pem' } }), 'sites[0].tls.key', /required when cert/],
+  ['empty tls', site({ tls: {} }), 'sites[0].tls.cert', /required/],
+  ['duplicate label', { sites: [{ port: 80, host: 'a.test' }, { port: 80, host: 'A.test' }] }, 'sites[1]', /duplicate site label a\.test:80/],
+  ['two catch-alls on a port', { sites: [{ port: 80 }, { port: 80, host: '*' }] }, 'sites[1]', /\*:80/],
+  ['TLS and plain on one port', { sites: [{ port: 443, host: 'a', tls: { cert: 'c', key: 'k' } }, { port: 443, host: 'b' }] }, 'sites[1].tls', /port 443/],
+  ['bad host', site({ host: 'a b' }), 'sites[0].host', /host name/],
+  ['admin without bind', site({}, { global: { admin: {} } }), 'global.admin.bind', /required/],
+  ['admin bind without port', site({}, { global: { admin: { bind: 'localhost' } } }), 'global.admin.bind', /host:port/],
+  ['admin bind without host', site({}, { global: { admin: { bind: ':2019' } } }), 'global.admin.bind', /host:port/],
+  ['admin bind port 0', site({}, { global: { admin: { bind: '127.0.0.1:0' } } }), 'global.admin.bind'],
+  ['admin bind bad IPv4', site({}, { global: { admin: { bind: '300.1.1.1:2019' } } }), 'global.admin.bind'],
+  ['admin bind bare IPv6', site({}, { global: { admin: { bind: '::1:2019' } } }), 'global.admin.bind'],
+  ['admin bind as a number', site({}, { global: { admin: { bind: 2019 } } }), 'global.admin.bind', /string/],
+  ['admin port taken by a site', site({}, { global: { admin: { bind: '127.0.0.1:8080' } } }), 'global.admin.bind', /sites\[0\]/],
+  ['empty literal token', site({}, { global: { admin: { bind: '127.0.0.1:2019', token: '' } } }), 'global.admin.token', /empty/],
+  ['token from an unset variable', site({}, { global: { admin: { bind: '127.0.0.1:2019', token: '$NOT_SET_ANYWHERE' } } }), 'global.admin.token', /NOT_SET_ANYWHERE.*not set/],
+  ['token from an empty variable', site({}, { global: { admin: { bind: '127.0.0.1:2019', token: braced('EMPTY') } } }), 'global.admin.token', /EMPTY.*empty/],
+  ['token with a space', site({}, { global: { admin: { bind: '127.0.0.1:2019', token: '$SPACED' } } }), 'global.admin.token', /Authorization/],
+  ['token as a number', site({}, { global: { admin: { bind: '127.0.0.1:2019', token: 1234 } } }), 'global.admin.token', /string/],
+  ['negative shutdown timeout', site({}, { global: { shutdownTimeoutSecs: -1 } }), 'global.shutdownTimeoutSecs', /at least 0/],
+  ['fractional shutdown timeout', site({}, { global: { shutdownTimeoutSecs: 1.5 } }), 'global.shutdownTimeoutSecs', /integer/],
+  ['workers 0', site({}, { workers: 0 }), 'workers'],
+  ['backlog as text', site({}, { backlog: 'big' }), 'backlog'],
+  ['hotReload as text', site({}, { hotReload: 'yes' }), 'hotReload', /boolean/],
+  ['prefix too long', site({ ipFilter: { deny: ['10.0.0.0/8', '10.0.0.0/33'] } }), 'sites[0].ipFilter.deny[1]', /CIDR/],
+  ['octal IPv4', site({ ipFilter: { deny: ['010.0.0.1'] } }), 'sites[0].ipFilter.deny[0]'],
+  ['IPv6 zone', site({ ipFilter: { deny: ['fe80::1%eth0'] } }), 'sites[0].ipFilter.deny[0]'],
+  ['deny not a list', site({ ipFilter: { deny: '10.0.0.0/8' } }), 'sites[0].ipFilter.deny', /list/],
+  ['ipFilter.allow', site({ ipFilter: { allow: [] } }), 'sites[0].ipFilter.allow', /unknown key/],
+  ['rate limit for no route', site({ rateLimit: { routes: { '/nope': { requests: 1 } } } }), 'sites[0].rateLimit.routes["/nope"]', /no route/],
+  ['rate limit key not a path', site({ rateLimit: { routes: { api: { requests: 1 } } } }), 'sites[0].rateLimit.routes.api', /key must be a URL path/],
+  ['rate limit rule without requests', site({ rateLimit: { routes: { '/': { windowMs: 5 } } } }), 'sites[0].rateLimit.routes["/"].requests', /required/],
+  ['windowMs without requests', site({ rateLimit: { windowMs: 1000 } }), 'sites[0].rateLimit.requests', /required when windowMs/],
+  ['max ejection below base', site({ outlierDetection: { baseEjectionMs: 5000, maxEjectionMs: 1000 } }), 'sites[0].outlierDetection.maxEjectionMs', /baseEjectionMs/],
+  ['metrics path relative', site({ metrics: { path: 'metrics' } }), 'sites[0].metrics.path'],
+  ['metrics on the health path', site({ metrics: { path: '/__health__' } }), 'sites[0].metrics.path', /health/],
+  ['probe interval too short', site({ healthCheck: { intervalMs: 10 } }), 'sites[0].healthCheck.intervalMs', /at least 50/],
+  ['retries too many', site({ retries: { attempts: 11 } }), 'sites[0].retries.attempts'],
+  ['retries as a number', site({ retries: 2 }), 'sites[0].retries', /object/],
+  ['cache ttl 0', site({ cache: { ttlMs: 0 } }), 'sites[0].cache.ttlMs'],
+  ['feature section as text', site({ cors: 'yes' }), 'sites[0].cors', /object .*or a boolean/],
+  ['no sites', { sites: [] }, 'sites', /at least 1/],
+  ['sites missing', { global: {} }, 'sites', /required/],
+  ['sites misspelt', { site: [] }, 'site', /did you mean "sites"/],
+  ['sites not a list', { sites: { port: 80 } }, 'sites', /list/],
+  ['top level a list', [], join(dir, 'gateway.yaml'), /object/],
+  ['top level empty', null, join(dir, 'gateway.yaml'), /got nothing/],
+  ['too many sites', { sites: Array.from({ length: 101 }, (_, i) => ({ port: 1000 + i })) }, 'sites', /at most 100/],
+  ['too many targets in a route', site({ routes: [{ path: '/', targets: Array.from({ length: 257 }, (_, i) => target(i + 1)) }] }), 'sites[0].routes[0].targets', /at most 256/],
+  [
+    'too many targets in all',
+    site({ routes: Array.from({ length: 40 }, (_, r) => ({ path: `/r${r}`, targets: Array.from({ length: 256 }, (_, t) => ({ url: `http://h${r}:${t + 1}` })) })) }),
+    'sites[0].routes[39].targets',
+    /more than 10000/,
+  ],
+];
+
+for (const [what, raw, field, reason] of invalid) {
+  test(`invalid, names ${field.startsWith(dir) ? 'the file' : field}: ${what}`, (t) => {
+    const error = t.throws(() => validate(raw), { instanceOf: ConfigError });
+    t.is(error?.field, field, error?.message);
+    t.is(error?.message, `${error?.field}: ${error?.reason}`);
+    if (reason !== undefined) t.regex(error?.reason ?? '', reason);
+  });
+}
+
+test('defaults: one site, one route', (t) => {
+  const config = validate(base());
+  t.deepEqual(config.global, { admin: undefined, shutdownTimeoutSecs: 30 });
+  t.is(config.workers, 1);
+  t.is(config.backlog, undefined);
+  t.false(config.hotReload);
+  t.deepEqual(config.sites, [
+    {
+      label: '*:8080',
+      host: undefined,
+      port: 8080,
+      tls: undefined,
+      routes: [{ path: '/', strategy: 'round-robin', targets: [{ url: 'http://127.0.0.1:9001', weight: 1 }] }],
+      healthCheck: undefined,
+      outlierDetection: undefined,
+      retries: 0,
+      rateLimit: undefined,
+      ipDeny: [],
+      cache: undefined,
+      metricsPath: undefined,
+      notCompiledIn: [],
+    },
+  ]);
+});
+
+test('empty sections take their defaults', (t) => {
+  const [s] = validate(site({ healthCheck: {}, outlierDetection: {}, retries: {}, cache: {}, metrics: {}, rateLimit: {}, routes: [] })).sites;
+  t.deepEqual(s?.healthCheck, { path: '/', intervalMs: 10_000, timeoutMs: 2_000, healthyThreshold: 2, unhealthyThreshold: 3 });
+  t.deepEqual(s?.outlierDetection, { consecutive5xx: 5, baseEjectionMs: 30_000, maxEjectionMs: 300_000 });
+  t.is(s?.retries, 1);
+  t.deepEqual(s?.cache, { ttlMs: 60_000, maxEntries: 1_000 });
+  t.is(s?.metricsPath, '/metrics');
+  t.is(s?.rateLimit, undefined);
+  t.deepEqual(s?.routes, []);
+});
+
+test('a long base ejection raises the default maximum with it', (t) => {
+  const [s] = validate(site({ outlierDetection: { baseEjectionMs: 600_000 } })).sites;
+  t.is(s?.outlierDetection?.maxEjectionMs, 600_000);
+});
+
+test('host lower-cased into the label; "*" is any host', (t) => {
+  const config = validate({ sites: [{ port: 80, host: 'API.Example.test' }, { port: 80, host: '*' }, { port: 81, host: '[::1]' }] });
+  t.deepEqual(
+    config.sites.map((s) => [s.label, s.host]),
+    [
+      ['api.example.test:80', 'api.example.test'],
+      ['*:80', undefined],
+      ['[::1]:81', '[::1]'],
+    ],
+  );
+});
+
+test('admin: bind parsed, token from $NAME, braced $NAME or literal', (t) => {
+  const admin = (bind: string, token?: string) => validate(site({}, { global: { admin: { bind, token } } })).global.admin;
+  t.deepEqual(admin('127.0.0.1:2019', '$GATEWAY_TOKEN'), { host: '127.0.0.1', port: 2019, token: 's3cr3t-token' });
+  t.deepEqual(admin('[::1]:2020', braced('GATEWAY_TOKEN')), { host: '::1', port: 2020, token: 's3cr3t-token' });
+  t.deepEqual(admin('localhost:2019', 'literal$token'), { host: 'localhost', port: 2019, token: 'literal$token' });
+  t.deepEqual(admin('localhost:2019'), { host: 'localhost', port: 2019, token: undefined });
+});
+
+test('the token value never appears in an error message', (t) => {
+  const raw = site({}, { global: { admin: { bind: '127.0.0.1:2019', token: 'has space' } } });
+  const error = t.throws(() => validate(raw), { instanceOf: ConfigError });
+  t.false(error?.message.includes('has space'));
+});
+
+test('rate limits, denies, features not compiled in, hotReload on a site', (t) => {
+  const config = validate(
+    site({
+      routes: [{ path: '/api', strategy: 'weighted-round-robin', targets: [{ url: 'https://a.test', weight: 3 }, target(2)] }],
+      rateLimit: { requests: 100, routes: { '/api': { requests: 10, windowMs: 1000 } } },
+      ipFilter: { deny: ['10.1.2.3/8', '192.0.2.7', '2001:DB8:0:0::1', '10.0.0.0/8'] },
+      cors: {},
+      http2: false,
+      tls: { acme: { email: 'a@b.test' } },
+      compression: true,
+      hotReload: true,
+    }),
+  );
+  const [s] = config.sites;
+  t.deepEqual(s?.rateLimit, { site: { requests: 100, windowMs: 60_000 }, routes: { '/api': { requests: 10, windowMs: 1000 } } });
+  t.deepEqual(s?.ipDeny, ['10.0.0.0/8', '192.0.2.7/32', '2001:db8::1/128']);
+  t.deepEqual(s?.notCompiledIn, ['cors', 'tls.acme', 'compression']);
+  t.is(s?.tls, undefined);
+  t.true(config.hotReload);
+  t.deepEqual(notCompiledInWarnings(config), [
+    'cors: configured but not compiled in',
+    'tls.acme: configured but not compiled in',
+    'compression: configured but not compiled in',
+  ]);
+});
+
+test('TLS paths resolve against the config file folder, awkward names included', (t) => {
+  const folder = join(dir, 'with space', 'fünke #1');
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, 'gâteway config.yaml');
+  writeFileSync(file, stringify(site({ tls: { cert: 'certs/cert file.pem', key: '/abs/kéy.pem' } })));
+  const config = loadConfig(file, env);
+  t.is(config.path, file);
+  t.is(config.format, 'yaml');
+  t.deepEqual(config.sites[0]?.tls, { cert: join(folder, 'certs', 'cert file.pem'), key: '/abs/kéy.pem' });
+});
+
+test('sites may share a port under different hosts, all TLS', (t) => {
+  const tls = { cert: 'c.pem', key: 'k.pem' };
+  const config = validate({ sites: [{ port: 443, host: 'a.test', tls }, { port: 443, host: 'b.test', tls }] });
+  t.deepEqual(
+    config.sites.map((s) => s.label),
+    ['a.test:443', 'b.test:443'],
+  );
+});
