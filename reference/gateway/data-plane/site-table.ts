@@ -1,0 +1,104 @@
+// What one loaded config compiles to, built once per config (start, reload): per port the sites by host,
+// per site its routes (longest prefix first), balancers, rate-limit buckets, cache and deny blocks. A
+// request keeps the table it started with, so a reload never changes a request under way.
+import type { GatewayConfig, SiteConfig, Strategy } from '../config/gateway-config.ts';
+import { type Balancer, createBalancer, type RouteTarget } from './balancers.ts';
+import { type Block, parseBlock } from './ip-filter.ts';
+import { RateBucket } from './rate-limiter.ts';
+import { ResponseCache } from './response-cache.ts';
+import { longestFirst } from './route-match.ts';
+import type { Upstream } from './upstream.ts';
+
+export interface RouteState {
+  readonly path: string;
+  readonly strategy: Strategy;
+  /** Replaced (never mutated) by runtime changes, with a new balancer. */
+  targets: readonly RouteTarget[];
+  balancer: Balancer;
+}
+
+export interface SiteState {
+  readonly config: SiteConfig;
+  readonly label: string;
+  readonly routes: readonly RouteState[];
+  readonly routesLongestFirst: readonly RouteState[];
+  readonly siteBucket: RateBucket | undefined;
+  readonly routeBuckets: readonly { path: string; bucket: RateBucket }[];
+  readonly cache: ResponseCache | undefined;
+  readonly deny: readonly Block[];
+}
+
+export interface PortState {
+  readonly byHost: ReadonlyMap<string, SiteState>;
+  readonly anyHost: SiteState | undefined;
+}
+
+export interface SiteTable {
+  readonly config: GatewayConfig;
+  readonly sites: readonly SiteState[];
+  readonly ports: ReadonlyMap<number, PortState>;
+}
+
+export function setTargets(route: RouteState, targets: readonly RouteTarget[]): void {
+  route.targets = targets;
+  route.balancer = createBalancer(route.strategy, targets);
+}
+
+function buildSite(site: SiteConfig, resolve: (url: string) => Upstream): SiteState {
+  const routes = site.routes.map((route): RouteState => {
+    const targets = route.targets.map((t) => ({ url: t.url, weight: t.weight, upstream: resolve(t.url) }));
+    return { path: route.path, strategy: route.strategy, targets, balancer: createBalancer(route.strategy, targets) };
+  });
+  const rateLimit = site.rateLimit;
+  const routeBuckets = Object.entries(rateLimit?.routes ?? {}).map(([path, rule]) => ({
+    path,
+    bucket: new RateBucket(rule),
+  }));
+  const deny = site.ipDeny.map((cidr) => {
+    const block = parseBlock(cidr);
+    if (block === undefined) throw new Error(`ipFilter.deny: ${JSON.stringify(cidr)} is not a CIDR block or IP address`);
+    return block;
+  });
+  return {
+    config: site,
+    label: site.label,
+    routes,
+    routesLongestFirst: longestFirst(routes),
+    siteBucket: rateLimit?.site === undefined ? undefined : new RateBucket(rateLimit.site),
+    routeBuckets: longestFirst(routeBuckets),
+    cache: site.cache === undefined ? undefined : new ResponseCache(site.cache.ttlMs, site.cache.maxEntries),
+    deny,
+  };
+}
+
+export function buildSiteTable(config: GatewayConfig, resolve: (url: string) => Upstream): SiteTable {
+  const sites = config.sites.map((site) => buildSite(site, resolve));
+  const ports = new Map<number, { byHost: Map<string, SiteState>; anyHost: SiteState | undefined }>();
+  for (const site of sites) {
+    let port = ports.get(site.config.port);
+    if (port === undefined) {
+      port = { byHost: new Map(), anyHost: undefined };
+      ports.set(site.config.port, port);
+    }
+    const host = site.config.host;
+    if (host === undefined || host === '*') port.anyHost ??= site;
+    else if (!port.byHost.has(host)) port.byHost.set(host, site);
+  }
+  return { config, sites, ports };
+}
+
+/** The host of a Host header, port and brackets' port removed, lower-cased. */
+export function hostOf(header: string | undefined): string {
+  if (header === undefined) return '';
+  const end = header.startsWith('[') ? header.indexOf(']') + 1 : header.indexOf(':');
+  return (end <= 0 ? header : header.slice(0, end)).toLowerCase();
+}
+
+/** Exact host first, else the port's catch-all site. */
+export function selectSite(port: PortState, hostHeader: string | undefined): SiteState | undefined {
+  if (port.byHost.size > 0) {
+    const site = port.byHost.get(hostOf(hostHeader));
+    if (site !== undefined) return site;
+  }
+  return port.anyHost;
+}

@@ -1,0 +1,80 @@
+// The public listeners: one server per configured port, HTTPS when a site of the port has tls (the files
+// read once at start; SNI picks the site's certificate by host, the first TLS site's is the default).
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
+import type { GatewayConfig, SiteConfig } from '../config/gateway-config.ts';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface Listener {
+  /** The port as configured (0 in tests: any free port). */
+  configPort: number;
+  /** The port actually bound. */
+  port: number;
+  server: Server;
+}
+
+function readPair(site: SiteConfig & { tls: { cert: string; key: string } }): { cert: Buffer; key: Buffer } {
+  const read = (path: string, field: string): Buffer => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new Error(`${field}: cannot read ${path}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+  return { cert: read(site.tls.cert, 'tls.cert'), key: read(site.tls.key, 'tls.key') };
+}
+
+function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'https') => Handler): Server {
+  const tlsSites = sites.filter((site): site is SiteConfig & { tls: { cert: string; key: string } } => site.tls !== undefined);
+  if (tlsSites.length === 0) return createHttpServer(handlerFor('http'));
+  const byHost = new Map<string, SecureContext>();
+  let fallback: { cert: Buffer; key: Buffer } | undefined;
+  for (const site of tlsSites) {
+    const pair = readPair(site);
+    fallback ??= pair;
+    if (site.host !== undefined && site.host !== '*' && !byHost.has(site.host)) byHost.set(site.host, createSecureContext(pair));
+  }
+  return createHttpsServer(
+    {
+      ...fallback,
+      SNICallback: (servername, callback) => callback(null, byHost.get(servername.toLowerCase())),
+    },
+    handlerFor('https'),
+  ) as unknown as Server;
+}
+
+function listen(server: Server, port: number, backlog: number | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: Error): void => reject(new Error(`port ${port}: ${error.message}`, { cause: error }));
+    server.once('error', failed);
+    server.listen({ port, ...(backlog === undefined ? {} : { backlog }) }, () => {
+      server.off('error', failed);
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+/** Opens every port's listener; on a failure closes those already open and throws naming the port. */
+export async function openListeners(
+  config: GatewayConfig,
+  handlerFor: (configPort: number, scheme: 'http' | 'https') => Handler,
+): Promise<Listener[]> {
+  const byPort = new Map<number, SiteConfig[]>();
+  for (const site of config.sites) byPort.set(site.port, [...(byPort.get(site.port) ?? []), site]);
+  const listeners: Listener[] = [];
+  try {
+    for (const [configPort, sites] of byPort) {
+      const server = createServerFor(sites, (scheme) => handlerFor(configPort, scheme));
+      const port = await listen(server, configPort, config.backlog);
+      listeners.push({ configPort, port, server });
+    }
+  } catch (error) {
+    for (const listener of listeners) listener.server.close();
+    throw error;
+  }
+  return listeners;
+}
