@@ -1,14 +1,21 @@
-// Command-line entry of the gateway (`gateway <command>`): the admin API shortcuts. Exit codes: 0 done,
-// 1 failed (an error answer, an unreachable admin server), 2 bad command line (usage on stderr).
+// Command-line entry of the gateway (`gateway <command>`): `run` serves; the admin API shortcuts call a
+// running gateway; `probe` checks the config's upstreams. Exit codes: 0 done, 1 failed (an invalid config, an
+// error answer, an unreachable address or upstream), 2 bad command line (usage on stderr).
 import { UsageError } from './cli/admin-client.ts';
 import { ADMIN_COMMANDS, ADMIN_USAGE, type AdminCommand, type CliIo, runAdminCommand } from './cli/admin-commands.ts';
+import { runProbe } from './cli/probe.ts';
+import { runGateway } from './cli/run.ts';
 
 const USAGE = `Usage: gateway <command> [options]
 
+  run [-c FILE]                            start the gateway (FILE defaults to gateway.yaml)
+
 ${ADMIN_USAGE}
+Offline commands:
+  probe [-c FILE]                          GET every upstream of the config; exit 1 if any is unreachable
   -h, --help                               this text
 
-Exit codes: 0 done, 1 failed (error answer, unreachable address), 2 bad command line.
+Exit codes: 0 done, 1 failed (invalid config, error answer, unreachable address), 2 bad command line.
 `;
 
 const io: CliIo = {
@@ -18,7 +25,8 @@ const io: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
-async function main(argv: string[]): Promise<number> {
+/** The exit code, or undefined while the gateway serves. */
+async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...args] = argv;
   if (command === '--help' || command === '-h' || command === 'help' || args.includes('--help') || args.includes('-h')) {
     io.stdout(USAGE);
@@ -26,12 +34,19 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === undefined) throw new UsageError('a command is needed');
   if ((ADMIN_COMMANDS as readonly string[]).includes(command)) return runAdminCommand(command as AdminCommand, args, io);
-  throw new UsageError(`unknown command "${command}"`);
+  switch (command) {
+    case 'run':
+      return runGateway(args, io);
+    case 'probe':
+      return runProbe(args, io);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    if (code !== undefined) process.exitCode = code;
   },
   (err: unknown) => {
     if (err instanceof UsageError) {

@@ -80,10 +80,10 @@ test.serial('POST /upstreams/add without site and weight: site "*", weight 1, ru
 });
 
 test.serial('POST /upstreams/add with site and weight passes both; unknown fields are ignored', async (t) => {
-  const body = { route: '/api', target: 'https://Example.test:8443/x', weight: 7, site: 'example.test:8080', extra: [1] };
+  const body = { route: '/api', target: 'https://Example.test:8443', weight: 7, site: 'example.test:8080', extra: [1] };
   const res = await callJson(admin.port, 'POST', '/upstreams/add', body);
-  t.deepEqual(res.json, { status: 'ok', site: 'example.test:8080', route: '/api', target: 'https://Example.test:8443/x', weight: 7 });
-  t.deepEqual(recording.calls[0]?.args, [{ site: 'example.test:8080', route: '/api', target: 'https://Example.test:8443/x', weight: 7 }]);
+  t.deepEqual(res.json, { status: 'ok', site: 'example.test:8080', route: '/api', target: 'https://Example.test:8443', weight: 7 });
+  t.deepEqual(recording.calls[0]?.args, [{ site: 'example.test:8080', route: '/api', target: 'https://Example.test:8443', weight: 7 }]);
 });
 
 test.serial('POST /upstreams/add with site "*" means every site', async (t) => {
@@ -124,8 +124,9 @@ const INVALID: [string, Record<string, unknown>, string][] = [
   ['/upstreams/add', { route: 5, target: 'http://a.test' }, 'route: must be a string'],
   ['/upstreams/add', { route: 'api', target: 'http://a.test' }, 'route: must be a path prefix'],
   ['/upstreams/add', { route: '/api' }, 'target: required'],
-  ['/upstreams/add', { route: '/api', target: '/relative' }, 'target: must be an absolute http or https URL'],
-  ['/upstreams/add', { route: '/api', target: 'ftp://a.test/' }, 'target: must be an absolute http or https URL'],
+  ['/upstreams/add', { route: '/api', target: '/relative' }, 'target: must be an absolute http:// or https:// URL'],
+  ['/upstreams/add', { route: '/api', target: 'ftp://a.test/' }, 'target: must be an absolute http:// or https:// URL'],
+  ['/upstreams/add', { route: '/api', target: 'http://a.test/x?y' }, 'target: must not have a path'],
   ['/upstreams/add', { route: '/api', target: 'http://a.test', weight: 0 }, 'weight: must be an integer from 1 to 1000'],
   ['/upstreams/add', { route: '/api', target: 'http://a.test', weight: 1001 }, 'weight: must be an integer from 1 to 1000'],
   ['/upstreams/add', { route: '/api', target: 'http://a.test', weight: -3 }, 'weight: must be an integer'],

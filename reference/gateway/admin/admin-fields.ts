@@ -2,6 +2,7 @@
 // invalid-field-400, weight-range, gateway/certs/missing-field-400, gateway/ip-deny/*-cidr-required,
 // gateway/cache-purge/missing-or-invalid-url-400). Each failure is a 400 whose message starts with the
 // field's name, as `<field>: <reason>`.
+import { targetUrlProblem } from '../config/target-url.ts';
 import type { TargetChange } from '../runtime/gateway-runtime.ts';
 import { badRequest } from './admin-error.ts';
 
@@ -59,7 +60,10 @@ function site(body: Body): string | undefined {
 export function targetChange(body: Body): TargetChange {
   const route = requiredString(body, 'route');
   if (!route.startsWith('/')) throw badRequest('route: must be a path prefix starting with /');
-  const target = absoluteHttpUrl(requiredString(body, 'target'), 'target');
+  const target = requiredString(body, 'target');
+  // The same rule as a configured target's url: scheme, host and optional port only.
+  const problem = targetUrlProblem(target);
+  if (problem !== undefined) throw badRequest(`target: ${problem}`);
   return { route, target, site: site(body) };
 }
 
