@@ -135,6 +135,28 @@ test.serial('run: proxies, the admin API with its token over HTTP and the CLI, t
   t.regex(gone.stderr, new RegExp(`^error: cannot reach the admin server at ${admin}`));
 });
 
+test.serial('POST /shutdown answers at once, lets the request in flight finish, refuses new ones, exits 0', async (t) => {
+  const slow = createServer((_req, res) => {
+    setTimeout(() => res.end('slow answer'), 1500);
+  });
+  upstreams.push(slow);
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const file = writeConfig('drain.yaml', `global:\n  admin: { bind: "127.0.0.1:${adminPort}" }\n  shutdownTimeoutSecs: 10\n${siteConfig(port, `http://127.0.0.1:${await listen(slow)}`)}`);
+  const gateway = serve(['-c', file]);
+  await gateway.ready;
+  const inFlight = fetch(`http://127.0.0.1:${port}/`).then(async (res) => [res.status, await res.text()]);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const started = Date.now();
+  const shutdown = await fetch(`http://127.0.0.1:${adminPort}/shutdown`, { method: 'POST' });
+  t.deepEqual(await shutdown.json(), { status: 'shutting_down' });
+  t.true(Date.now() - started < 1000, 'answered before the drain ended');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await t.throwsAsync(fetch(`http://127.0.0.1:${port}/`));
+  t.deepEqual(await inFlight, [200, 'slow answer']);
+  const end = await gateway.closed;
+  t.is(end.code, 0, end.stderr);
+});
+
 test.serial('run without global.admin opens no admin port; SIGTERM ends it with 0', async (t) => {
   const port = await freePort();
   const file = writeConfig('no-admin.yaml', siteConfig(port, await upstream('C')));
