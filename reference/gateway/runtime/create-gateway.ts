@@ -2,6 +2,7 @@
 // probes), runtime denies, and the GatewayRuntime operations the admin server calls. A reload builds a new
 // table and swaps it in; requests under way keep the one they started with.
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { notCompiledInWarnings } from '../config/load-config.ts';
 import { DenyList, parseBlock } from '../data-plane/ip-filter.ts';
 import type { Traffic } from '../data-plane/proxy-exchange.ts';
 import { createRequestHandler, type DataPlane } from '../data-plane/request-handler.ts';
@@ -21,7 +22,7 @@ import {
 } from './gateway-runtime.ts';
 import { type Listener, openListeners } from './listeners.ts';
 import { rateLimitCounters, statusObject, upstreamListing } from './listing.ts';
-import { reloadFailure, warningsOf } from './reload-messages.ts';
+import { reloadFailure } from './reload-messages.ts';
 import { addTarget, removeTarget, setWeight } from './runtime-changes.ts';
 import { UpstreamRegistry } from './upstream-registry.ts';
 
@@ -65,7 +66,7 @@ class RunningGateway implements Gateway, DataPlane {
   async start(): Promise<void> {
     const config = this.table.config;
     if (config.workers > 1) this.#log('workers: running 1 process (multi-process later)');
-    for (const warning of warningsOf(config)) this.#log(`warning: ${warning}`);
+    for (const warning of notCompiledInWarnings(config)) this.#log(`warning: ${warning}`);
     try {
       this.#listeners = await openListeners(config, (port, scheme) => createRequestHandler(this, port, scheme));
     } catch (error) {
@@ -136,7 +137,7 @@ class RunningGateway implements Gateway, DataPlane {
     this.table = table;
     this.#registry.sync(table, false);
     this.#followHotReload();
-    return { warnings: warningsOf(next) };
+    return { warnings: notCompiledInWarnings(next) };
   }
 
   purge(url: string): boolean {
