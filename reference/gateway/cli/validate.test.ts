@@ -57,7 +57,7 @@ test('no -c and no gateway.yaml: exit 1 naming the default file', async (t) => {
   const cwd = folder();
   const io = captureIo(cwd);
   t.is(await runValidate([], io), 1);
-  t.is(io.stderrText, `error: ${join(cwd, 'gateway.yaml')}: cannot read the config file (no such file (ENOENT))\n`);
+  t.is(io.stderrText, `error: ${join(cwd, 'gateway.yaml')}: cannot read the config file: no such file (ENOENT)\n`);
 });
 
 test('an unparseable file: exit 1 naming the file', async (t) => {

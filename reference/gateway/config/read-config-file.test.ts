@@ -53,7 +53,7 @@ for (const [what, name, content, reason] of fileErrors) {
 test('missing file and directory name the path and the reason', (t) => {
   const missing = join(dir, 'nowhere', 'gateway.yaml');
   const a = t.throws(() => loadConfig(missing, {}), { instanceOf: ConfigError });
-  t.is(a?.message, `${missing}: cannot read the config file (no such file (ENOENT))`);
+  t.is(a?.message, `${missing}: cannot read the config file: no such file (ENOENT)`);
   const b = t.throws(() => loadConfig(dir, {}), { instanceOf: ConfigError });
   t.is(b?.field, dir);
   t.regex(b?.reason ?? '', /directory/);

@@ -26,7 +26,7 @@ export function readConfigText(path: string): string {
     bytes = readBounded(path);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError(path, `cannot read the config file (${describeFsError(error)})`, { cause: error });
+    throw new ConfigError(path, `cannot read the config file: ${describeFsError(error)}`, { cause: error });
   }
   let text: string;
   try {
@@ -104,7 +104,7 @@ function findDuplicateJsonKey(text: string): string | undefined {
 function readBounded(path: string): Buffer {
   const fd = openSync(path, 'r');
   try {
-    if (fstatSync(fd).isDirectory()) throw new ConfigError(path, 'cannot read the config file (it is a directory)');
+    if (fstatSync(fd).isDirectory()) throw new ConfigError(path, 'cannot read the config file: it is a directory');
     // Read one byte past the bound so a file that grows while read is still caught.
     const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
     let length = 0;
