@@ -1,0 +1,303 @@
+// GET /upstreams (document 001, "Upstream entry", "Route entry", "Upstream states"): the listing's shape,
+// each field's type and meaning, read against traffic the case sends (each case through a route and
+// upstream of its own on one shared gateway) and, where health checks are offered, probes of a second site.
+import type { ExecutionContext } from 'ava';
+import { check, type CaseContext } from '../harness/index.ts';
+import { type Json, listing, needOk, sameUrl, successBody, type UpstreamsListing } from './admin-client.ts';
+import { type Gateway, sharedGateway } from './gateway.ts';
+import { pollUntil, waitFor } from './poll.ts';
+import { GATEWAY, needs, offers } from './target.ts';
+import { freshPath } from './traffic.ts';
+import { PROBE_PATH, sharedUpstreams, spareUrl, type Upstream } from './upstream.ts';
+
+/** Routes of site 0 (no health checks), one upstream each unless said. */
+const ROUTES = ['wrr', 'lc', 'r5', 'rs', 'sel', 'last', 'slow', 'busy', 'ewma', 'idle', 'rt'] as const;
+type RouteName = (typeof ROUTES)[number];
+const PROBED_HOST = 'probed.test';
+const STATES = ['healthy', 'busy', 'unhealthy', 'half-open', 'ejected'];
+
+interface Listed {
+  g: Gateway;
+  up: Record<RouteName | 'wrr2' | 'p1' | 'pdown', Upstream>;
+}
+
+/** Site 0: a route per case; site 1 (host probed.test): a live and a dead upstream under health checks. */
+async function listedGateway(c: CaseContext): Promise<Listed> {
+  const ups = await sharedUpstreams('listing', ...ROUTES, 'wrr2', 'p1', 'pdown');
+  const up = Object.fromEntries(ups.map((u) => [u.name, u])) as Listed['up'];
+  up.r5.answer = (r) => ({ status: r.url.includes('/fail') ? 500 : 200 });
+  up.rs.answer = (r) => ({ status: Number(/\/s(\d{3})/.exec(r.url)?.[1] ?? 200) });
+  up.slow.answer = () => ({ delayMs: 1500 });
+  up.busy.answer = () => ({ delayMs: 1500 });
+  up.ewma.answer = () => ({ delayMs: 60 });
+  const g = await sharedGateway(c, 'listing', async () => {
+    await up.pdown.kill();
+    return {
+      sites: [
+        {
+          routes: ROUTES.map((name) =>
+            name === 'wrr'
+              ? { path: '/wrr', strategy: 'weighted-round-robin', targets: [{ url: up.wrr.url, weight: 3 }, { url: up.wrr2.url }] }
+              : name === 'lc'
+                ? { path: '/lc', strategy: 'least-conn', targets: [up.lc.url] }
+                : { path: `/${name}`, targets: [up[name].url] },
+          ),
+        },
+        {
+          host: PROBED_HOST,
+          routes: [{ path: '/p', targets: [up.p1.url, up.pdown.url] }],
+          ...(offers('health-checks') ? { healthCheck: { path: PROBE_PATH, intervalMs: 200, timeoutMs: 500, healthyThreshold: 1, unhealthyThreshold: 1 } } : {}),
+        },
+      ],
+    };
+  });
+  return { g, up };
+}
+
+/** The upstream entry of `up` in a listing, or the case cannot judge. */
+function entryOf(c: CaseContext, l: UpstreamsListing, up: Upstream): Json {
+  const found = l.upstreams.find((e) => sameUrl(e.url, up.url));
+  if (!found) return c.inconclusive(`GET /upstreams has no entry for ${up.url}: ${JSON.stringify(l.upstreams.map((e) => e.url))}`);
+  return found;
+}
+
+const entryNow = async (c: CaseContext, g: Gateway, up: Upstream): Promise<Json> => entryOf(c, await listing(c, g.admin), up);
+
+const isInteger = (v: unknown): boolean => Number.isInteger(v);
+
+/** Sends `count` GETs under `prefix`, one after the other; each must be answered. */
+async function traffic(c: CaseContext, g: Gateway, paths: string[]): Promise<void> {
+  for (const path of paths) await c.need(`GET ${path}`, g.http.request({ path, timeoutMs: 10_000 }));
+}
+
+check('gateway/upstreams/list-shape/upstreams-and-routes-arrays', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  const body = successBody(t, await g.admin.get('/upstreams'), 'GET /upstreams');
+  t.true(Array.isArray(body?.upstreams), `upstreams: ${JSON.stringify(body?.upstreams)?.slice(0, 200)}`);
+  t.true(Array.isArray(body?.routes), `routes: ${JSON.stringify(body?.routes)?.slice(0, 200)}`);
+});
+
+check('gateway/upstreams/entry-url/configured-urls-listed', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const l = await listing(c, g.admin);
+  for (const e of l.upstreams) t.is(typeof e.url, 'string', JSON.stringify(e));
+  for (const u of Object.values(up)) t.true(l.upstreams.some((e) => sameUrl(e.url, u.url)), `no upstream entry with url ${u.url}`);
+});
+
+check('gateway/upstreams/entry-healthy/boolean', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  for (const e of (await listing(c, g.admin)).upstreams) t.is(typeof e.healthy, 'boolean', JSON.stringify(e));
+});
+
+check('gateway/upstreams/entry-healthy/failing-probes-false', needs('health-checks'), async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const down = await pollUntil(() => entryNow(c, g, up.pdown), (e) => e.healthy === false, 5000);
+  t.true(down.met, `an upstream whose probes fail: ${JSON.stringify(down.value)}`);
+  const live = await pollUntil(() => entryNow(c, g, up.p1), (e) => up.p1.probes.length > 1 && e.healthy === true, 5000);
+  t.true(live.met, `an upstream passing its probes (${up.p1.probes.length} probes): ${JSON.stringify(live.value)}`);
+});
+
+check('gateway/upstreams/entry-state/one-of-the-states', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  for (const e of (await listing(c, g.admin)).upstreams) t.true(STATES.includes(e.state as string), `state of ${e.url}: ${JSON.stringify(e.state)}`);
+});
+
+check('gateway/upstreams/entry-latency-ms/null-or-integer-null-before-probe', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const l = await listing(c, g.admin);
+  for (const e of l.upstreams) t.true(e.latency_ms === null || isInteger(e.latency_ms), `latency_ms of ${e.url}: ${JSON.stringify(e.latency_ms)}`);
+  // `idle` gets no traffic and its site has no health check: nothing has probed it unless it saw a request.
+  const idle = entryOf(c, l, up.idle);
+  if (up.idle.received.length === 0 && up.idle.probes.length === 0) t.is(idle.latency_ms, null, `an upstream never probed: ${JSON.stringify(idle)}`);
+  else t.true(idle.latency_ms === null || isInteger(idle.latency_ms));
+});
+
+check('gateway/upstreams/entry-latency-ms/integer-after-probe', needs('health-checks'), async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const polled = await pollUntil(() => entryNow(c, g, up.p1), (e) => up.p1.probes.length > 1 && isInteger(e.latency_ms), 5000);
+  t.true(polled.met, `latency_ms after ${up.p1.probes.length} probes: ${JSON.stringify(polled.value)}`);
+});
+
+check('gateway/upstreams/entry-ewma-latency-ms/number-from-traffic', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const before = await entryNow(c, g, up.ewma);
+  t.is(typeof before.ewma_latency_ms, 'number', `ewma_latency_ms: ${JSON.stringify(before.ewma_latency_ms)}`);
+  await traffic(c, g, [1, 2, 3, 4, 5].map(() => freshPath('/ewma')));
+  const after = await entryNow(c, g, up.ewma);
+  t.true(typeof after.ewma_latency_ms === 'number' && after.ewma_latency_ms > 0, `ewma_latency_ms after five answers taking 60 ms (no probes on this site): ${JSON.stringify(after.ewma_latency_ms)}`);
+});
+
+check('gateway/upstreams/entry-consecutive-failures/counts-failed-probes', needs('health-checks'), async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const down = await pollUntil(() => entryNow(c, g, up.pdown), (e) => isInteger(e.consecutive_failures) && (e.consecutive_failures as number) >= 2, 5000);
+  t.true(down.met, `an upstream down since start, after several probe cycles: ${JSON.stringify(down.value)}`);
+  const live = await entryNow(c, g, up.p1);
+  t.is(live.consecutive_failures, 0, `an upstream passing every probe: ${JSON.stringify(live)}`);
+});
+
+check('gateway/upstreams/entry-consecutive-successes/counts-passed-probes', needs('health-checks'), async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const live = await pollUntil(() => entryNow(c, g, up.p1), (e) => isInteger(e.consecutive_successes) && (e.consecutive_successes as number) >= 2, 5000);
+  t.true(live.met, `an upstream passing every probe, after several cycles: ${JSON.stringify(live.value)}`);
+  const down = await entryNow(c, g, up.pdown);
+  t.is(down.consecutive_successes, 0, `an upstream failing every probe: ${JSON.stringify(down)}`);
+});
+
+check('gateway/upstreams/entry-consecutive-5xx/counts-since-last-success', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  await traffic(c, g, [freshPath('/r5/ok')]);
+  await traffic(c, g, [1, 2, 3].map(() => freshPath('/r5/fail')));
+  t.is((await entryNow(c, g, up.r5)).consecutive_5xx, 3, 'after three 500 answers');
+  await traffic(c, g, [freshPath('/r5/ok')]);
+  t.is((await entryNow(c, g, up.r5)).consecutive_5xx, 0, 'after a 200 answer');
+});
+
+check('gateway/upstreams/entry-active-connections/in-flight-requests', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  t.is((await entryNow(c, g, up.slow)).active_connections, 0, 'before any request');
+  const path = freshPath('/slow');
+  const pending = g.http.request({ path, timeoutMs: 10_000 }).catch(() => undefined);
+  if (!(await waitFor(() => up.slow.received.some((r) => r.url === path), 5000))) c.inconclusive(`${path} did not reach the upstream`);
+  t.is((await entryNow(c, g, up.slow)).active_connections, 1, 'while one request waits on the upstream');
+  await pending;
+  const after = await pollUntil(() => entryNow(c, g, up.slow), (e) => e.active_connections === 0, 2000);
+  t.true(after.met, `after the answer: ${JSON.stringify(after.value)}`);
+});
+
+check('gateway/upstreams/entry-ejected/boolean-false-without-ejection', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  for (const e of (await listing(c, g.admin)).upstreams) t.is(e.ejected, false, `no outlier detection is configured: ${JSON.stringify(e)}`);
+});
+
+check('gateway/upstreams/entry-responses/lifetime-class-counters', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  await traffic(c, g, ['/rs/s200', '/rs/s200', '/rs/s404', '/rs/s500', '/rs/s503'].map((p) => freshPath(p)));
+  const e = await entryNow(c, g, up.rs);
+  t.deepEqual(
+    { '2xx': (e.responses as Json)?.['2xx'], '4xx': (e.responses as Json)?.['4xx'], '5xx': (e.responses as Json)?.['5xx'] },
+    { '2xx': 2, '4xx': 1, '5xx': 2 },
+    `responses after two 200s, a 404, a 500 and a 503: ${JSON.stringify(e.responses)}`,
+  );
+});
+
+check('gateway/upstreams/entry-selected-total/times-picked', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  await traffic(c, g, [1, 2, 3].map(() => freshPath('/sel')));
+  const e = await entryNow(c, g, up.sel);
+  t.is((e.selected as Json)?.total, 3, `selected after three requests to its only route: ${JSON.stringify(e.selected)}`);
+});
+
+check('gateway/upstreams/entry-selected-last-secs/unix-seconds-of-last-pick', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const from = Math.floor(Date.now() / 1000);
+  await traffic(c, g, [freshPath('/last')]);
+  const to = Math.ceil(Date.now() / 1000);
+  const last = ((await entryNow(c, g, up.last)).selected as Json)?.last_secs;
+  t.true(typeof last === 'number' && last >= from && last <= to, `last_secs ${last}, the request was sent between ${from} and ${to}`);
+});
+
+check('gateway/versioning/v1-1-fields-present/every-entry', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  for (const e of (await listing(c, g.admin)).upstreams) {
+    for (const field of ['state', 'ewma_latency_ms', 'consecutive_5xx', 'active_connections', 'responses', 'selected']) {
+      t.true(field in e, `${e.url} lacks ${field}`);
+    }
+  }
+});
+
+// ---------------------------------------------------------------- route entries
+
+/** The route entry of `path` on site `site` (any site when undefined). */
+function routeOf(c: CaseContext, l: UpstreamsListing, path: string, site?: string): UpstreamsListing['routes'][number] {
+  const found = l.routes.find((r) => r.path === path && (site === undefined || r.site === site));
+  if (!found) return c.inconclusive(`GET /upstreams has no route ${path}: ${JSON.stringify(l.routes.map((r) => [r.site, r.path]))}`);
+  return found;
+}
+
+check('gateway/routes/field-site/host-port-label', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  const l = await listing(c, g.admin);
+  for (const r of l.routes) t.is(typeof r.site, 'string', JSON.stringify(r));
+  const probed = l.routes.find((r) => r.path === '/p');
+  t.is(probed?.site, `${PROBED_HOST}:${g.rendered.sitePorts[1]}`, `the route of site ${PROBED_HOST}: ${JSON.stringify(probed)}`);
+});
+
+check('gateway/routes/field-path/route-prefix', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  const paths = (await listing(c, g.admin)).routes.map((r) => r.path);
+  t.deepEqual([...paths].sort(), [...ROUTES.map((r) => `/${r}`), '/p'].sort());
+});
+
+check('gateway/routes/field-strategy/configured-strategy', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  const l = await listing(c, g.admin);
+  t.is(routeOf(c, l, '/wrr').strategy, 'weighted-round-robin');
+  t.is(routeOf(c, l, '/lc').strategy, 'least-conn');
+  for (const r of l.routes) t.is(typeof r.strategy, 'string', JSON.stringify(r));
+});
+
+check('gateway/routes/field-targets/one-per-target-with-runtime-changes', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const wrr = routeOf(c, await listing(c, g.admin), '/wrr');
+  t.true(Array.isArray(wrr.targets) && wrr.targets.length === 2, `/wrr has two targets: ${JSON.stringify(wrr.targets)}`);
+  const added = spareUrl();
+  await needOk(c, 'POST /upstreams/add to /rt', g.admin.post('/upstreams/add', { route: '/rt', target: added }));
+  const rt = routeOf(c, await listing(c, g.admin, 'GET /upstreams after the add'), '/rt');
+  const urls = (rt.targets ?? []).map((x) => x.url);
+  t.true(urls.some((u) => sameUrl(u, up.rt.url)) && urls.some((u) => sameUrl(u, added)) && urls.length === 2, `/rt after adding a target: ${JSON.stringify(rt.targets)}`);
+});
+
+/** Checks one field of every route target. */
+function everyTarget(field: string, ok: (v: unknown) => boolean, what: string) {
+  return async (t: ExecutionContext, c: CaseContext) => {
+    const { g } = await listedGateway(c);
+    for (const r of (await listing(c, g.admin)).routes) {
+      for (const x of r.targets ?? []) t.true(ok(x[field]), `${r.path} target ${x.url}: ${field} ${JSON.stringify(x[field])} is not ${what}`);
+    }
+  };
+}
+
+check('gateway/routes/target-url/string', GATEWAY, everyTarget('url', (v) => typeof v === 'string', 'a string'));
+check('gateway/routes/target-healthy/boolean', GATEWAY, everyTarget('healthy', (v) => typeof v === 'boolean', 'a boolean'));
+check('gateway/routes/target-latency-ms/integer-or-null', GATEWAY, everyTarget('latency_ms', (v) => v === null || isInteger(v), 'an integer or null'));
+check('gateway/routes/target-consecutive-failures/integer', GATEWAY, everyTarget('consecutive_failures', isInteger, 'an integer'));
+check('gateway/routes/target-consecutive-successes/integer', GATEWAY, everyTarget('consecutive_successes', isInteger, 'an integer'));
+
+check('gateway/routes/target-weight/configured-weights', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const wrr = routeOf(c, await listing(c, g.admin), '/wrr');
+  const weightOf = (u: Upstream) => wrr.targets.find((x) => sameUrl(x.url, u.url))?.weight;
+  t.is(weightOf(up.wrr), 3);
+  t.is(weightOf(up.wrr2), 1, 'a target without weight');
+});
+
+// ---------------------------------------------------------------- states seen in the listing
+
+check('gateway/upstream-state/state-values/every-entry', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  for (let i = 0; i < 3; i++) {
+    for (const e of (await listing(c, g.admin)).upstreams) t.true(STATES.includes(e.state as string), `state of ${e.url}: ${JSON.stringify(e.state)}`);
+  }
+});
+
+check('gateway/upstream-state/busy/active-connection', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const path = freshPath('/busy');
+  const pending = g.http.request({ path, timeoutMs: 10_000 }).catch(() => undefined);
+  if (!(await waitFor(() => up.busy.received.some((r) => r.url === path), 5000))) c.inconclusive(`${path} did not reach the upstream`);
+  t.is((await entryNow(c, g, up.busy)).state, 'busy', 'while a request waits on the upstream');
+  await pending;
+});
+
+check('gateway/upstream-state/healthy/passing-and-idle', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  await traffic(c, g, [freshPath('/lc')]);
+  const e = await pollUntil(() => entryNow(c, g, up.lc), (x) => x.state === 'healthy', 2000);
+  t.true(e.met, `an upstream that answered and has no request in flight: ${JSON.stringify(e.value)}`);
+});
+
+check('gateway/upstream-state/unhealthy/failing-probes', needs('health-checks'), async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  const e = await pollUntil(() => entryNow(c, g, up.pdown), (x) => x.state === 'unhealthy', 5000);
+  t.true(e.met, `an upstream failing every probe: ${JSON.stringify(e.value)}`);
+});
