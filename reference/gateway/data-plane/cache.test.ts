@@ -68,7 +68,7 @@ test('entries expire after ttlMs and the oldest go beyond maxEntries', async (t)
   let n = 0;
   const up = await startUpstream('up', (req, res) => res.end(`${req.url} #${++n}`));
   const { gateway, port } = await startGateway(
-    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 80, maxEntries: 2 } })]),
+    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 300, maxEntries: 2 } })]),
   );
   try {
     await ask(port, '/1');
@@ -76,7 +76,7 @@ test('entries expire after ttlMs and the oldest go beyond maxEntries', async (t)
     await ask(port, '/3');
     t.is((await ask(port, '/3')).headers['x-cache'], 'HIT');
     t.is((await ask(port, '/1')).headers['x-cache'], 'MISS', '/1 was pushed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 350));
     t.is((await ask(port, '/3')).headers['x-cache'], 'MISS', 'expired');
   } finally {
     await gateway.shutdown();

@@ -33,6 +33,14 @@ test('active health checks flip healthy/unhealthy by the thresholds; unhealthy t
     t.is(entryA().state, 'healthy');
     t.true(entryA().healthy);
     t.is(gateway.status().healthy_upstreams, 2);
+    const c = await startUpstream('c');
+    try {
+      gateway.addTarget({ site: undefined, route: '/', target: c.url, weight: 1 });
+      await until(() => gateway.status().total_probed_upstreams === 3, 3000, 'the added target probed');
+      t.true(c.hits.some((hit) => hit.url === '/health'));
+    } finally {
+      await c.close();
+    }
   } finally {
     await gateway.shutdown();
     await a.close();
@@ -70,7 +78,7 @@ test('outlier detection: ejected after consecutive 5xx, half-open after the back
     config([
       site({
         routes: [route('/', [a.url, b.url])],
-        outlierDetection: { consecutive5xx: 2, baseEjectionMs: 150, maxEjectionMs: 1000 },
+        outlierDetection: { consecutive5xx: 2, baseEjectionMs: 400, maxEjectionMs: 1000 },
       }),
     ]),
   );
@@ -89,7 +97,7 @@ test('outlier detection: ejected after consecutive 5xx, half-open after the back
       (await askMany(port, '/', 3)).map((x) => x.body),
       ['b', 'b', 'b'],
     );
-    await sleep(170);
+    await sleep(450);
     t.is(entryA().state, 'half-open');
     t.false(entryA().ejected);
     broken = false;
@@ -110,7 +118,7 @@ test('a failed half-open probe ejects again with a doubled backoff', async (t) =
     config([
       site({
         routes: [route('/', [a.url])],
-        outlierDetection: { consecutive5xx: 1, baseEjectionMs: 100, maxEjectionMs: 400 },
+        outlierDetection: { consecutive5xx: 1, baseEjectionMs: 300, maxEjectionMs: 1200 },
       }),
     ]),
   );
@@ -120,13 +128,13 @@ test('a failed half-open probe ejects again with a doubled backoff', async (t) =
     t.is(state(), 'ejected');
     t.is((await ask(port, '/')).status, 503, 'no usable target: the gateway answers 503 itself');
     t.is(a.hits.length, 1);
-    await sleep(120);
+    await sleep(330);
     t.is(state(), 'half-open');
     t.is((await ask(port, '/')).body, 'a-503', 'the half-open probe reaches the upstream');
     t.is(state(), 'ejected');
-    await sleep(100);
-    t.is(state(), 'ejected', 'the second backoff is doubled (200 ms)');
-    await sleep(150);
+    await sleep(330);
+    t.is(state(), 'ejected', 'the second backoff is doubled (600 ms)');
+    await sleep(330);
     t.is(state(), 'half-open');
   } finally {
     await gateway.shutdown();
@@ -142,7 +150,7 @@ test('a killed upstream is ejected and recovers through half-open once it is bac
     config([
       site({
         routes: [route('/', [a.url, b.url])],
-        outlierDetection: { consecutive5xx: 1, baseEjectionMs: 100, maxEjectionMs: 100 },
+        outlierDetection: { consecutive5xx: 1, baseEjectionMs: 400, maxEjectionMs: 400 },
         retries: 1,
       }),
     ]),
@@ -162,7 +170,7 @@ test('a killed upstream is ejected and recovers through half-open once it is bac
     t.is(entryA().state, 'ejected');
     const back = await startUpstream('a again', undefined, port0);
     try {
-      await sleep(120);
+      await sleep(450);
       t.is(entryA().state, 'half-open');
       await askMany(port, '/', 2);
       t.is(entryA().state, 'healthy');

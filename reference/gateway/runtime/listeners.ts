@@ -8,6 +8,22 @@ import type { GatewayConfig, SiteConfig } from '../config/gateway-config.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** What a client may cost a listener: time to send its headers, to send a whole request, idle keep-alive. */
+export const CLIENT_LIMITS = {
+  headersTimeoutMs: 30_000,
+  /** Long enough for a streamed upload; the upstream's own limits bound the rest. */
+  requestTimeoutMs: 300_000,
+  keepAliveTimeoutMs: 5_000,
+  maxHeaderSize: 16 * 1024,
+} as const;
+
+const SERVER_OPTIONS = {
+  headersTimeout: CLIENT_LIMITS.headersTimeoutMs,
+  requestTimeout: CLIENT_LIMITS.requestTimeoutMs,
+  keepAliveTimeout: CLIENT_LIMITS.keepAliveTimeoutMs,
+  maxHeaderSize: CLIENT_LIMITS.maxHeaderSize,
+};
+
 export interface Listener {
   /** The port as configured (0 in tests: any free port). */
   configPort: number;
@@ -29,7 +45,7 @@ function readPair(site: SiteConfig & { tls: { cert: string; key: string } }): { 
 
 function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'https') => Handler): Server {
   const tlsSites = sites.filter((site): site is SiteConfig & { tls: { cert: string; key: string } } => site.tls !== undefined);
-  if (tlsSites.length === 0) return createHttpServer(handlerFor('http'));
+  if (tlsSites.length === 0) return createHttpServer(SERVER_OPTIONS, handlerFor('http'));
   const byHost = new Map<string, SecureContext>();
   let fallback: { cert: Buffer; key: Buffer } | undefined;
   for (const site of tlsSites) {
@@ -39,6 +55,7 @@ function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'htt
   }
   return createHttpsServer(
     {
+      ...SERVER_OPTIONS,
       ...fallback,
       SNICallback: (servername, callback) => callback(null, byHost.get(servername.toLowerCase())),
     },
