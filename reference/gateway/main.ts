@@ -1,24 +1,32 @@
 // Command-line entry of the gateway (`gateway <command>`): `run` serves; the admin API shortcuts call a
-// running gateway; `probe` checks the config's upstreams. Exit codes: 0 done, 1 failed (an invalid config, an
+// running gateway; validate, fmt, init, probe and version work offline. Exit codes: 0 done, 1 failed (an invalid config, an
 // error answer, an unreachable address or upstream), 2 bad command line (usage on stderr).
 import { UsageError } from './cli/admin-client.ts';
-import { ADMIN_COMMANDS, ADMIN_USAGE, type AdminCommand, type CliIo, runAdminCommand } from './cli/admin-commands.ts';
+import { ADMIN_COMMANDS, ADMIN_USAGE, type AdminCommand, runAdminCommand } from './cli/admin-commands.ts';
+import { FMT_USAGE, runFmt } from './cli/fmt.ts';
+import { INIT_USAGE, type InitIo, runInit } from './cli/init.ts';
 import { runProbe } from './cli/probe.ts';
 import { runGateway } from './cli/run.ts';
+import { runValidate, VALIDATE_USAGE } from './cli/validate.ts';
+import { runVersion, VERSION_USAGE } from './cli/version.ts';
 
 const USAGE = `Usage: gateway <command> [options]
 
   run [-c FILE]                            start the gateway (FILE defaults to gateway.yaml)
 
 ${ADMIN_USAGE}
-Offline commands:
-  probe [-c FILE]                          GET every upstream of the config; exit 1 if any is unreachable
-  -h, --help                               this text
+Offline commands (FILE defaults to gateway.yaml in the working directory):
+${VALIDATE_USAGE}${FMT_USAGE}${INIT_USAGE}  probe [-c FILE]                          GET every upstream of the config; exit 1 if any is unreachable
+${VERSION_USAGE}  -h, --help                               this text
 
 Exit codes: 0 done, 1 failed (invalid config, error answer, unreachable address), 2 bad command line.
 `;
 
-const io: CliIo = {
+const io: InitIo = {
+  // Only init reads stdin; the stream is made when it asks.
+  get stdin() {
+    return process.stdin;
+  },
   env: process.env,
   cwd: process.cwd(),
   stdout: (text) => process.stdout.write(text),
@@ -39,6 +47,15 @@ async function main(argv: string[]): Promise<number | undefined> {
       return runGateway(args, io);
     case 'probe':
       return runProbe(args, io);
+    case 'validate':
+      return runValidate(args, io);
+    case 'fmt':
+      return runFmt(args, io);
+    case 'init':
+      return runInit(args, io);
+    case 'version':
+    case '--version':
+      return runVersion(args, io);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
