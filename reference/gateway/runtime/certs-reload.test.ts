@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync 
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { GatewayError } from './gateway-runtime.ts';
 import { config, site, startGateway } from './test-support.ts';
 
@@ -24,15 +24,16 @@ function servedFingerprint(port: number): Promise<string> {
   });
 }
 
-function tlsFolder() {
+function tlsFolder(t: ExecutionContext) {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-certs-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   copyFileSync(join(TLS, 'self-signed.crt'), join(dir, 'cert.pem'));
   copyFileSync(join(TLS, 'self-signed.key'), join(dir, 'key.pem'));
   return { dir, tls: { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') } };
 }
 
 test('a valid pair is written atomically with its modes; the listener keeps the old certificate', async (t) => {
-  const { dir, tls } = tlsFolder();
+  const { dir, tls } = tlsFolder(t);
   const { gateway, port } = await startGateway(config([site({ tls, routes: [] }), site({ host: 'b.test', routes: [] })]));
   try {
     t.is(await servedFingerprint(port), fingerprint(SELF.cert));
@@ -50,7 +51,6 @@ test('a valid pair is written atomically with its modes; the listener keeps the 
     t.is(await servedFingerprint(port), fingerprint(SELF.cert), 'active after restart only');
   } finally {
     await gateway.shutdown();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -62,7 +62,7 @@ test('no TLS site, a mismatched pair, corrupt PEM or no certificate: bad-request
   } finally {
     await plain.gateway.shutdown();
   }
-  const { dir, tls } = tlsFolder();
+  const { tls } = tlsFolder(t);
   const { gateway } = await startGateway(config([site({ tls, routes: [] })]));
   try {
     const corrupt = SELF.cert.replace(/[A-Za-z]{20}/, 'A'.repeat(20));
@@ -79,12 +79,11 @@ test('no TLS site, a mismatched pair, corrupt PEM or no certificate: bad-request
     t.is(readFileSync(tls.key, 'utf8'), SELF.key);
   } finally {
     await gateway.shutdown();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('a write that fails is internal', async (t) => {
-  const { dir, tls } = tlsFolder();
+  const { dir, tls } = tlsFolder(t);
   const { gateway } = await startGateway(config([site({ tls, routes: [] })]));
   try {
     rmSync(dir, { recursive: true, force: true });

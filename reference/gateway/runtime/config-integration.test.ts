@@ -23,6 +23,7 @@ ${extra}`;
 
 test('a YAML config is served, reloaded, and a cold change is refused naming the field', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-config-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'gateway.yaml');
   const a = await startUpstream('a');
   const b = await startUpstream('b');
@@ -57,6 +58,5 @@ test('a YAML config is served, reloaded, and a cold change is refused naming the
     await gateway.shutdown();
     await a.close();
     await b.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });

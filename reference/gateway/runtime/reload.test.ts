@@ -117,6 +117,7 @@ test('requests under way finish on the config they started with', async (t) => {
 
 test('hotReload: a change to the file reloads; a bad edit is logged and the running config kept', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-watch-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'gateway.json');
   const a = await startUpstream('a');
   const b = await startUpstream('b');
@@ -144,6 +145,5 @@ test('hotReload: a change to the file reloads; a bad edit is logged and the runn
     await gateway.shutdown();
     await a.close();
     await b.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 });
