@@ -17,7 +17,11 @@ const sameConfig = (a: HealthCheckConfig, b: HealthCheckConfig): boolean =>
   a.healthyThreshold === b.healthyThreshold &&
   a.unhealthyThreshold === b.unhealthyThreshold;
 
-export async function probe(upstream: Upstream, config: HealthCheckConfig): Promise<void> {
+/** One probe: passed or not, and the time to the answer's headers (null without an answer). */
+export async function probe(
+  upstream: Upstream,
+  config: HealthCheckConfig,
+): Promise<{ ok: boolean; latencyMs: number | null }> {
   const start = performance.now();
   try {
     const { statusCode, body } = await upstream.pool.request({
@@ -29,9 +33,9 @@ export async function probe(upstream: Upstream, config: HealthCheckConfig): Prom
     });
     const latency = performance.now() - start;
     await body.dump().catch(() => {});
-    upstream.recordProbe(statusCode >= 200 && statusCode < 400, latency);
+    return { ok: statusCode >= 200 && statusCode < 400, latencyMs: latency };
   } catch {
-    upstream.recordProbe(false, null);
+    return { ok: false, latencyMs: null };
   }
 }
 
@@ -60,8 +64,11 @@ export class HealthChecker {
   #start(upstream: Upstream, config: HealthCheckConfig): void {
     const schedule: Schedule = { config, timer: undefined, stopped: false };
     const run = (): void => {
-      probe(upstream, config).then(() => {
-        if (!schedule.stopped) schedule.timer = setTimeout(run, config.intervalMs).unref();
+      probe(upstream, config).then(({ ok, latencyMs }) => {
+        // A probe that settles after its schedule ended (reload, removal, shutdown) counts for nothing.
+        if (schedule.stopped) return;
+        upstream.recordProbe(ok, latencyMs);
+        schedule.timer = setTimeout(run, config.intervalMs).unref();
       });
     };
     schedule.timer = setTimeout(run, 0).unref();

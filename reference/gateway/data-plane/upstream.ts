@@ -121,6 +121,15 @@ export class Upstream {
     }
   }
 
+  /** Back to "never probed" (its site no longer configures health checks): healthy, no latency. */
+  resetProbes(): void {
+    this.healthy = true;
+    this.latencyMs = null;
+    this.consecutiveFailures = 0;
+    this.consecutiveSuccesses = 0;
+    this.probes = 0;
+  }
+
   #success(selection: Selection): void {
     this.consecutive5xx = 0;
     if (selection.probe) {

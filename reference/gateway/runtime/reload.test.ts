@@ -59,6 +59,24 @@ test('reload resets runtime target changes and rate-limit counters, keeps runtim
   }
 });
 
+test('a reload that drops healthCheck makes its upstreams healthy and unprobed again', async (t) => {
+  const a = await startUpstream('a', (_req, res) => res.writeHead(500).end());
+  const hc = { path: '/health', intervalMs: 20, timeoutMs: 200, healthyThreshold: 1, unhealthyThreshold: 1 };
+  const first = config([site({ routes: [route('/', [a.url])], healthCheck: hc })]);
+  const { file, loadConfig } = fileOf(first);
+  const { gateway } = await startGateway(first, { loadConfig });
+  try {
+    await until(() => gateway.upstreams().upstreams[0]!.state === 'unhealthy', 3000, 'a unhealthy');
+    file.current = config([site({ routes: [route('/', [a.url])] })]);
+    await gateway.reload();
+    t.like(gateway.upstreams().upstreams[0], { healthy: true, state: 'healthy', latency_ms: null, consecutive_failures: 0 });
+    t.is(gateway.status().total_probed_upstreams, 0);
+  } finally {
+    await gateway.shutdown();
+    await a.close();
+  }
+});
+
 test('a rejected reload (invalid file, unreadable file, cold change) is bad-request and changes nothing', async (t) => {
   const a = await startUpstream('a');
   const b = await startUpstream('b');

@@ -51,6 +51,8 @@ export class UpstreamRegistry {
       }
     }
     const ordered = keepRuntimeOrder ? this.list().filter((u) => used.has(u)) : [...used.keys()];
+    // Without health checks an upstream is healthy and unprobed (catalog gateway/upstream-state/healthy-flag-meaning).
+    for (const upstream of ordered) if (upstream.healthCheck === undefined && upstream.probes > 0) upstream.resetProbes();
     this.#byKey.clear();
     for (const upstream of ordered) this.#byKey.set(upstream.key, upstream);
     this.pools.retain(new Set(ordered.map((u) => u.origin)));
