@@ -12,7 +12,7 @@ import { freshPath } from './traffic.ts';
 import { deadUpstream, PROBE_PATH, sharedUpstreams, startUpstreams } from './upstream.ts';
 
 const FIELDS = ['status', 'inflight', 'retry_inflight', 'sites', 'configured_upstreams', 'healthy_upstreams', 'total_probed_upstreams', 'config_path'];
-const HEALTH_CHECK = { path: PROBE_PATH, intervalMs: 200, timeoutMs: 500, healthyThreshold: 1, unhealthyThreshold: 1 };
+const HEALTH_CHECK = { path: PROBE_PATH, intervalMs: 200, timeoutMs: 2000, healthyThreshold: 1, unhealthyThreshold: 1 };
 
 /** Two sites, four distinct upstream URLs (one never listening), health checks when offered. */
 async function statusGateway(c: CaseContext): Promise<Gateway> {
