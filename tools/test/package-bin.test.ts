@@ -14,6 +14,7 @@ const USAGE: Record<string, RegExp> = {
   'translate-server': /--config/,
   'translate-tools': /TRANSLATE_GRPC_URL/,
   'translate-web': /TRANSLATE_GRPC_URL/,
+  gateway: /gateway <command>/,
 };
 
 for (const [name, usage] of Object.entries(USAGE)) {

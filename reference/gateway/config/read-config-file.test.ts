@@ -1,6 +1,6 @@
 // The file layer: format by extension, read and parse errors naming the file, the size bound, and the
 // property that a config written as JSON and as YAML loads to the same model.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -12,7 +12,7 @@ import { loadConfig, resolveConfigPath } from './load-config.ts';
 import { SITE_DEFAULTS } from './normalize-site.ts';
 import { GLOBAL_DEFAULTS } from './normalize-config.ts';
 import { MAX_CONFIG_BYTES } from './read-config-file.ts';
-import { SCHEMA_URL } from './schema-check.ts';
+import { SCHEMA } from './schema-check.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-read-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
@@ -93,7 +93,7 @@ test('resolveConfigPath: -c relative to the working directory, else gateway.yaml
 });
 
 test("the schema's defaults are the loader's", (t) => {
-  const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8'));
+  const schema = structuredClone(SCHEMA);
   const site = schema.$defs.site.properties;
   const defaults = (props: Record<string, { default?: unknown }>) =>
     Object.fromEntries(Object.entries(props).flatMap(([k, v]) => (v.default === undefined ? [] : [[k, v.default]])));
@@ -121,7 +121,7 @@ test('every property of the schema has a description', (t) => {
     }
     for (const [key, value] of Object.entries(node)) walk(value, `${path}.${key}`);
   };
-  walk(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')), '');
+  walk(structuredClone(SCHEMA), '');
   t.deepEqual(missing, []);
 });
 

@@ -1,11 +1,12 @@
 // Validates the parsed file against gateway-config.schema.json (the schema editors use too) and turns the
 // first ajv error into one ConfigError naming the key path and the reason in words.
-import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError } from './config-error.ts';
+// Imported, not read beside the module: the reference also runs as one bundled file.
+import SCHEMA from '../gateway-config.schema.json' with { type: 'json' };
 import { formatKeyPath, type KeySegment, pointerSegments } from './key-path.ts';
 
-export const SCHEMA_URL = new URL('../gateway-config.schema.json', import.meta.url);
+export { SCHEMA };
 
 /** Keys the schema declares only to refuse them, with the reason given. */
 const REJECTED_KEYS: Record<string, string> = {
@@ -20,7 +21,7 @@ function validator(): ValidateFunction {
     const ajv = new Ajv2020({ allErrors: false, verbose: true, allowUnionTypes: true });
     // The schema's own annotation: the reason given when a `pattern` does not match.
     ajv.addKeyword({ keyword: 'x-reason', schemaType: 'string' });
-    compiled = ajv.compile(JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as object);
+    compiled = ajv.compile(SCHEMA as object);
   }
   return compiled;
 }
