@@ -6,14 +6,18 @@
 // - a site keeps its certificate by label (`host:port`): a different tls.cert or tls.key, or TLS switched on
 //   or off, is cold; a new site on an open TLS port is hot only when a site of that port before had the
 //   same certificate and key files;
-// - adding or removing global.admin (the admin server starts or stops) is a change of global.admin.bind.
+// - adding or removing global.admin (the admin server starts or stops) is a change of global.admin.bind;
+// - a changed global.admin.token is cold too: the admin server keeps the credential it started with, and a
+//   reload that silently did not rotate it would mislead (the document does not say; catalog
+//   gateway/config/admin-token-reload).
 import type { GatewayConfig, SiteConfig } from './gateway-config.ts';
 
-/** The key path of the first cold field that differs (`global.admin.bind`, `workers`, `backlog`,
+/** The key path of the first cold field that differs (`global.admin.bind`, `global.admin.token`, `workers`, `backlog`,
  * `sites[i].port`, `sites[i].tls.cert`, `sites[i].tls.key`, indexes into `next`; or `port` when a port is no
  * longer used), or undefined when the reload may apply `next`. */
 export function coldChange(old: GatewayConfig, next: GatewayConfig): string | undefined {
   if (adminBind(old) !== adminBind(next)) return 'global.admin.bind';
+  if (old.global.admin?.token !== next.global.admin?.token) return 'global.admin.token';
   if (old.workers !== next.workers) return 'workers';
   if (old.backlog !== next.backlog) return 'backlog';
   const oldByLabel = new Map(old.sites.map((site) => [site.label, site]));
