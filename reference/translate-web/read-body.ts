@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import { status } from '@grpc/grpc-js';
 import { GatewayError } from './gateway-error.ts';
+import { readBoundedBody } from '../shared/read-bounded-body.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -16,34 +17,10 @@ function checkMediaType(header: string | undefined): void {
 
 const tooLarge = (limit: number) => new GatewayError(status.RESOURCE_EXHAUSTED, `the body is larger than ${limit} bytes`);
 
-/** The body's bytes; stops reading (without destroying the socket, so the 413 can still be sent) past `limit`. */
-function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (error: Error | null): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (error) {
-        req.pause();
-        reject(error);
-      } else resolve(Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) settle(tooLarge(limit));
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => settle(null);
-    const onError = (err: Error): void => settle(err);
-    const onClose = (): void => settle(new Error('the client closed the connection before the body ended'));
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
-
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   checkMediaType(req.headers['content-type']);
   if (Number(req.headers['content-length']) > limit) throw tooLarge(limit);
-  const bytes = await readBytes(req, limit);
+  const bytes = await readBoundedBody(req, limit, () => tooLarge(limit));
   let text: string;
   try {
     text = UTF8.decode(bytes);

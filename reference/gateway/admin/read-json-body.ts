@@ -3,6 +3,7 @@
 // than application/json refused (415), a missing one read as JSON, and anything but a JSON object 400.
 import type { IncomingMessage } from 'node:http';
 import { AdminError, badRequest } from './admin-error.ts';
+import { readBoundedBody } from '../../shared/read-bounded-body.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -10,37 +11,13 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 const tooLarge = (limit: number) => new AdminError(413, `the body is larger than ${limit} bytes`);
 
-/** The body's bytes; stops reading past `limit` (without destroying the socket, so the 413 can be sent). */
-function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (error: Error | null): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (error) {
-        req.pause();
-        reject(error);
-      } else resolve(Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) settle(tooLarge(limit));
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => settle(null);
-    const onError = (err: Error): void => settle(err);
-    const onClose = (): void => settle(new Error('the client closed the connection before the body ended'));
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
-}
-
 function isJsonType(header: string): boolean {
   return header.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 export async function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   if (Number(req.headers['content-length']) > limit) throw tooLarge(limit);
-  const bytes = await readBytes(req, limit);
+  const bytes = await readBoundedBody(req, limit, () => tooLarge(limit));
   const type = req.headers['content-type'];
   if (bytes.length > 0 && type !== undefined && !isJsonType(type)) {
     throw new AdminError(415, `the body must be application/json, got "${type}"`);
