@@ -178,3 +178,17 @@ check('gateway/admin/no-admin-rate-limit/site-limit-not-applied', needs('rate-li
     `admin answers with a site limit of 2 requests per minute: ${statuses.join(', ')}`,
   );
 });
+
+check('gateway/errors/body-shape/documented-errors', GATEWAY, async (t, c) => {
+  const { g } = await adminGateway(c);
+  // The document's errors this gateway can give: an invalid CIDR, certificates without a TLS site, a purge
+  // without the cache feature (this setup has none, so 501 whatever the target offers).
+  for (const [what, res] of [
+    ['POST /ip-deny of an invalid block', await g.admin.post('/ip-deny', { cidr: '300.1.1.1/8' })],
+    ['POST /certs/reload without a TLS site', await g.admin.post('/certs/reload', { cert: 'x', key: 'y' })],
+    ['DELETE /cache/purge without the cache feature', await g.admin.delete(`/cache/purge?url=${encodeURIComponent('http://127.0.0.1/api/x')}`)],
+  ] as const) {
+    const body = jsonObject(res);
+    t.true(body?.status === 'error' && typeof body.message === 'string', `${what}: ${shown(res)}`);
+  }
+});

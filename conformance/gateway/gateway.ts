@@ -17,8 +17,10 @@ export interface StartOptions {
   /** Files beside the config (certificates, say). */
   files?: Record<string, FileContent>;
   env?: Record<string, string | undefined>;
-  /** Ports that must accept connections before the gateway counts as started; default every reserved one. */
-  listen?: (rendered: Rendered) => number[];
+  /** The config file's name instead of the description's (and `{config}` naming it). */
+  configName?: string;
+  /** Rewrites the rendered config text before it is written (another format of the same config). */
+  transform?: (text: string) => string;
 }
 
 export interface Gateway {
@@ -44,10 +46,11 @@ function launchSpec(setup: GatewaySetup, options: StartOptions, token: string | 
   return {
     files: options.files ?? {},
     config: {
-      name: CONFIG_NAME,
+      name: options.configName ?? CONFIG_NAME,
       content: (ports) => {
         const partial = neutralOf(setup, ports, token);
-        const rendered = { ...partial, text: renderConfig(partial.neutral) };
+        const text = renderConfig(partial.neutral);
+        const rendered = { ...partial, text: options.transform ? options.transform(text) : text };
         keep(rendered);
         return rendered.text;
       },
@@ -143,6 +146,30 @@ export async function sharedGateway(c: CaseContext, key: string, make: () => Pro
   c.note(`# started as: (cd ${shared.launched.dir} && ${shared.launched.envLine} ${shared.launched.commandLine})`);
   return gatewayOf(c, shared.launched, shared.setup, shared.rendered);
 }
+
+export interface Refusal {
+  /** Exit code; null when the target served instead of ending (or did not end in time). */
+  code: number | null;
+  serving: boolean;
+  stderr: string;
+}
+
+const REFUSAL_WAIT_MS = 20_000;
+/** Once the target listens, how long it still has to end before it counts as serving. */
+const SERVING_GRACE_MS = 1000;
+
+/** Starts the target on a setup it should refuse (an invalid config): it must end with a non-zero status
+ * instead of serving. */
+export async function startRefused(c: CaseContext, setup: GatewaySetup, options: StartOptions = {}): Promise<Refusal> {
+  const spec = { ...launchSpec(setup, options, tokenOf(setup), () => undefined), wait: 'exit' as const };
+  const launched = await c.launch(spec);
+  const serving = launched.started.then((how) => (how === 'listening' ? sleep(SERVING_GRACE_MS).then(() => 'serving' as const) : new Promise<never>(() => {})));
+  const ended = await Promise.race([launched.exited, serving, sleep(REFUSAL_WAIT_MS).then(() => 'timeout' as const)]);
+  if (typeof ended === 'string') return { code: null, serving: ended === 'serving', stderr: `(${ended === 'serving' ? 'serving' : `still running after ${REFUSAL_WAIT_MS} ms`})\n${launched.stderr()}` };
+  return { code: ended.code, serving: false, stderr: launched.stderr() };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Loopback source addresses other than 127.0.0.1, a fresh one per call in this worker (each case or
  * property run that denies a client uses its own, so a deny never touches another case's requests). */
