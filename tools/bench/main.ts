@@ -2,7 +2,9 @@
 // run and reported as ratios (the machine is noisy; absolute numbers are not comparable between runs).
 // Rounds interleave the peers (A B C, A B C, ...) and each peer's median is used.
 // The translate benchmarks (translate/) time the translation reference the same way: rounds, medians,
-// and Apertium through the service against the bare command. `--only` picks benchmarks; see --help.
+// and Apertium through the service against the bare command. The gateway benchmarks (gateway/) proxy
+// through the gateway reference against nginx and the bare forwarder, with wrk. `--only` picks
+// benchmarks; see --help.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { freePorts } from '../../conformance/harness/free-ports.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { benchGateway } from './gateway/proxy.ts';
 import { FILE_PEERS, HAS_TASKSET, NGINX, type Peer, PROXY_PEERS, startProcess } from './peers.ts';
 import { benchApertium } from './translate/apertium.ts';
 import { benchLocalization } from './translate/localization.ts';
@@ -20,6 +23,7 @@ import { benchSpeech } from './translate/speech.ts';
 const GROUPS: Record<string, string[]> = {
   static: ['small-file', 'proxy'],
   translate: ['translate-localization', 'apertium-throughput', 'speech-rtf'],
+  gateway: ['gateway-proxy', 'gateway-workers'],
 };
 const NAMES = Object.values(GROUPS).flat();
 const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S] [--connections C]
@@ -27,9 +31,10 @@ const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S
   --only NAMES       comma-separated benchmarks or groups (default all):
                        static:    ${GROUPS.static!.join(', ')}
                        translate: ${GROUPS.translate!.join(', ')}
+                       gateway:   ${GROUPS.gateway!.join(', ')}
   --rounds N         rounds per benchmark; medians are reported (default 3)
-  --duration S       seconds of load per static round (default 5)
-  --connections C    concurrent connections of the static load (default 32)
+  --duration S       seconds of load per static or gateway round (default 5)
+  --connections C    concurrent connections of the static or gateway load (default 32)
   --help             this text
 `;
 
@@ -147,6 +152,10 @@ async function main(): Promise<void> {
   if (SELECTED.has('translate-localization')) await benchLocalization(ROUNDS);
   if (SELECTED.has('apertium-throughput')) await benchApertium(ROUNDS);
   if (SELECTED.has('speech-rtf')) await benchSpeech(ROUNDS);
+  if (GROUPS.gateway!.some((name) => SELECTED.has(name))) {
+    const options = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS };
+    await benchGateway({ ...options, proxy: SELECTED.has('gateway-proxy'), workers: SELECTED.has('gateway-workers') });
+  }
 }
 
 await main();

@@ -23,7 +23,8 @@ function referenceConfig(dir: string, port: number, extra: object): string {
   return file;
 }
 
-function nginxConf(dir: string, port: number, upstreamPort: number): string {
+/** nginx with one worker, serving `dir`/public and proxying /api/ to a keep-alive pool of the upstreams. */
+export function nginxConf(dir: string, port: number, upstreams: number | number[]): string {
   const file = join(dir, `nginx-${port}.conf`);
   writeFileSync(
     file,
@@ -31,7 +32,7 @@ function nginxConf(dir: string, port: number, upstreamPort: number): string {
 events { worker_connections 1024; }
 http { access_log off; include /etc/nginx/mime.types;
   client_body_temp_path ${dir}/nb; proxy_temp_path ${dir}/np; fastcgi_temp_path ${dir}/nf; uwsgi_temp_path ${dir}/nu; scgi_temp_path ${dir}/ns;
-  upstream back { server 127.0.0.1:${upstreamPort}; keepalive 64; }
+  upstream back { ${[upstreams].flat().map((u) => `server 127.0.0.1:${u};`).join(' ')} keepalive 64; }
   server { listen 127.0.0.1:${port}; root ${dir}/public;
     location /api/ { proxy_pass http://back; proxy_http_version 1.1; proxy_set_header Connection ""; } } }
 `,

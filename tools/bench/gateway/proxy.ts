@@ -1,0 +1,156 @@
+// `gateway-proxy`: proxied GET through the reference gateway (health checks, metrics and rate limiting on,
+// one route over two upstreams) against nginx (one worker, keep-alive upstream pool) and the bare
+// http-proxy forwarder, in the same run: rounds interleave the three (the order rotates each round), each
+// gets a fresh process and a 1 s warm-up, then wrk measures; medians are compared as ratios, p99 beside
+// each. `gateway-workers`: `workers: 2` against `workers: 1`, when the gateway runs more than one process
+// (it says on stderr when it does not: then the line is shown and the comparison skipped).
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePorts, releasePorts } from '../../../conformance/harness/free-ports.ts';
+import { loadReferenceTargets } from '../../../conformance/harness/reference-targets.ts';
+import { HAS_TASKSET } from '../peers.ts';
+import { gatewayPeer, METRICS_PATH, PROXIED_PATH, PROXIES, type ProxySpec, type Server, startServer, upstreamCommand } from './servers.ts';
+import { HAS_WRK, type WrkSample, wrk } from './wrk.ts';
+
+const GOALS = { nginx: 0.5, 'http-proxy (bare)': 1.5 } as Record<string, number>;
+/** How long the gateway started with `workers: 2` is given to say how many processes it runs. */
+const WORKERS_LOG_MS = 300;
+
+export interface GatewayBenchOptions {
+  rounds: number;
+  duration: number;
+  connections: number;
+  proxy: boolean;
+  workers: boolean;
+}
+
+interface Context extends GatewayBenchOptions {
+  dir: string;
+  upstreams: number[];
+  /** The upstream's answer: every proxy must return it unchanged. */
+  body: string;
+}
+
+interface Sample extends WrkSample {
+  /** The proxy's CPU time per request during the measured load, in µs (NaN without /proc). */
+  cpuUs: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} ms`;
+
+async function get(url: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.text() };
+}
+
+/** Per upstream, from the gateway's metrics: requests the balancer sent it and its healthy gauge. */
+async function upstreamMetrics(port: number): Promise<{ requests: number[]; healthy: number[] }> {
+  const { body } = await get(`http://127.0.0.1:${port}${METRICS_PATH}`);
+  const values = (name: string) => [...body.matchAll(new RegExp(`^${name}\\{upstream="[^"]*"\\} (\\S+)$`, 'gm'))].map((m) => Number(m[1]));
+  return { requests: values('gateway_upstream_requests_total'), healthy: values('gateway_upstream_healthy') };
+}
+
+/** Runs `peers` in interleaved rounds; per peer its samples, and the gateway's last metrics. */
+async function rounds(c: Context, peers: ProxySpec[], cores: string): Promise<{ samples: Map<string, Sample[]>; notes: string[] }> {
+  const samples = new Map<string, Sample[]>(peers.map((p) => [p.name, []]));
+  const notes = new Map<string, string>();
+  for (let round = 0; round < c.rounds; round++) {
+    for (const peer of [...peers.slice(round % peers.length), ...peers.slice(0, round % peers.length)]) {
+      const [port] = await freePorts(1);
+      const server = await startServer(peer.command(c.dir, port!, c.upstreams), port!, cores, c.dir);
+      try {
+        const url = `http://127.0.0.1:${port}${PROXIED_PATH}`;
+        const first = await get(url);
+        if (first.status !== 200 || first.body !== c.body) throw new Error(`${peer.name}: GET ${PROXIED_PATH} answered ${first.status} ${first.body.slice(0, 200)}`);
+        await wrk(url, 1, c.connections); // warm-up
+        const before = server.cpuMs() ?? Number.NaN;
+        const sample = await wrk(url, c.duration, c.connections);
+        const cpuUs = (((server.cpuMs() ?? Number.NaN) - before) * 1000) / sample.requests;
+        samples.get(peer.name)!.push({ ...sample, cpuUs });
+        if (peer.name.startsWith('gateway')) {
+          const m = await upstreamMetrics(port!);
+          const total = m.requests.reduce((a, b) => a + b, 0) || 1;
+          const shares = m.requests.map((n) => `${((n / total) * 100).toFixed(0)}%`).join(' / ');
+          notes.set(peer.name, `${peer.name}: requests per target ${shares} (from ${METRICS_PATH}), healthy ${m.healthy.filter((h) => h === 1).length} of ${m.healthy.length}`);
+        }
+      } finally {
+        await server.stop();
+        releasePorts([port!]);
+      }
+      const stderr = server.stderr().trim();
+      if (stderr) notes.set(`${peer.name} stderr`, `${peer.name} wrote on stderr: ${stderr.split('\n').slice(0, 3).join(' | ')}`);
+    }
+  }
+  return { samples, notes: [...notes.values()] };
+}
+
+function report(c: Context, title: string, samples: Map<string, Sample[]>, base: string, notes: string[]): void {
+  console.log(`\n${title} (${c.rounds} rounds x ${c.duration} s, ${c.connections} connections, wrk 1 thread; load average ${loadavg()[0]!.toFixed(1)})`);
+  const medians = new Map(
+    [...samples].map(([name, xs]) => [name, { rps: median(xs.map((x) => x.rps)), p99: median(xs.map((x) => x.p99Ms)), cpu: median(xs.map((x) => x.cpuUs)) }]),
+  );
+  for (const [name, xs] of samples) {
+    const m = medians.get(name)!;
+    const faults = xs.reduce((n, x) => n + x.faults, 0);
+    const each = xs.map((x) => `${x.rps.toFixed(0)}/${x.p99Ms.toFixed(1)}`).join(', ');
+    const cpu = Number.isNaN(m.cpu) ? '' : `  cpu ${m.cpu.toFixed(0).padStart(3)} µs/req`;
+    console.log(`  ${name.padEnd(20)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${ms(m.p99).padStart(8)}${cpu}   [req/s / p99 ms: ${each}]${faults ? `   ${faults} errors/non-2xx` : ''}`);
+  }
+  const mine = medians.get(base)!;
+  for (const [name, other] of medians) {
+    if (name === base) continue;
+    const ratio = mine.rps / other.rps;
+    const perRound = samples.get(base)!.map((x, i) => (x.rps / samples.get(name)![i]!.rps).toFixed(2)).join(', ');
+    const goal = GOALS[name] === undefined ? '' : ` (goal >= ${GOALS[name]}x: ${ratio >= GOALS[name]! ? 'met' : 'NOT met'})`;
+    const cpu = Number.isNaN(mine.cpu) ? '' : `   cpu ${mine.cpu.toFixed(0)} vs ${other.cpu.toFixed(0)} µs/req`;
+    console.log(`  ${`${base} / ${name}`.padEnd(38)} ${ratio.toFixed(2)}x${goal}   p99 ${ms(mine.p99)} vs ${ms(other.p99)}${cpu}   per round [${perRound}]`);
+  }
+  for (const note of notes) console.log(`  ${note}`);
+}
+
+async function proxyScenario(c: Context): Promise<void> {
+  const { samples, notes } = await rounds(c, PROXIES, '0');
+  const pinning = HAS_TASKSET ? 'servers and upstreams on core 0, wrk on core 1' : 'not pinned (taskset missing)';
+  report(c, `gateway-proxy: proxied GET /api/item, two upstreams; ${pinning}`, samples, 'gateway', notes);
+}
+
+async function workersScenario(c: Context): Promise<void> {
+  const two = gatewayPeer('gateway workers: 2', 2);
+  const [port] = await freePorts(1);
+  const probe = await startServer(two.command(c.dir, port!, c.upstreams), port!, '0', c.dir);
+  await new Promise((r) => setTimeout(r, WORKERS_LOG_MS));
+  await probe.stop();
+  releasePorts([port!]);
+  const line = /^workers:.*$/m.exec(probe.stderr())?.[0];
+  if (line !== undefined) {
+    console.log(`\ngateway-workers: skipped; started with workers: 2 the gateway logs "${line}"`);
+    return;
+  }
+  // Two workers need both cores: both configurations get cores 0-1, and share core 1 with wrk.
+  const { samples, notes } = await rounds(c, [two, gatewayPeer('gateway workers: 1', 1)], HAS_TASKSET ? '0,1' : '0');
+  report(c, 'gateway-workers: workers: 2 against workers: 1 (gateways on cores 0-1, wrk on core 1)', samples, two.name, notes);
+}
+
+export async function benchGateway(options: GatewayBenchOptions): Promise<void> {
+  if (!HAS_WRK) {
+    console.log('\ngateway: skipped, wrk is not installed (Debian package wrk)');
+    return;
+  }
+  loadReferenceTargets(['gateway']); // builds the gateway's bundle
+  const dir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
+  chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
+  const upstreams: Server[] = [];
+  try {
+    for (const port of await freePorts(2)) upstreams.push(await startServer(upstreamCommand(port!), port!, '0', dir));
+    const body = (await get(`http://127.0.0.1:${upstreams[0]!.port}${PROXIED_PATH}`)).body;
+    const c: Context = { ...options, dir, upstreams: upstreams.map((u) => u.port), body };
+    if (options.proxy) await proxyScenario(c);
+    if (options.workers) await workersScenario(c);
+  } finally {
+    for (const upstream of upstreams) await upstream.stop();
+    releasePorts(upstreams.map((u) => u.port));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
