@@ -33,8 +33,10 @@ interface Context extends GatewayBenchOptions {
 }
 
 interface Sample extends WrkSample {
-  /** The proxy's CPU time per request during the measured load, in µs (NaN without /proc). */
+  /** The proxy's CPU time per request during the measured load, in µs, and the system part of it (NaN
+   * without /proc): what a request costs the proxy, whatever else runs on the machine. */
   cpuUs: number;
+  sysUs: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -65,10 +67,12 @@ async function rounds(c: Context, peers: ProxySpec[], cores: string): Promise<{ 
         const first = await get(url);
         if (first.status !== 200 || first.body !== c.body) throw new Error(`${peer.name}: GET ${PROXIED_PATH} answered ${first.status} ${first.body.slice(0, 200)}`);
         await wrk(url, 1, c.connections); // warm-up
-        const before = server.cpuMs() ?? Number.NaN;
+        const before = server.cpuMs();
         const sample = await wrk(url, c.duration, c.connections);
-        const cpuUs = (((server.cpuMs() ?? Number.NaN) - before) * 1000) / sample.requests;
-        samples.get(peer.name)!.push({ ...sample, cpuUs });
+        const after = server.cpuMs();
+        const perRequest = (ms: number | undefined) => (ms === undefined ? Number.NaN : (ms * 1000) / sample.requests);
+        const sysUs = perRequest(after && before && after.system - before.system);
+        samples.get(peer.name)!.push({ ...sample, cpuUs: perRequest(after && before && after.user - before.user) + sysUs, sysUs });
         if (peer.name.startsWith('gateway')) {
           const m = await upstreamMetrics(port!);
           const total = m.requests.reduce((a, b) => a + b, 0) || 1;
@@ -89,13 +93,13 @@ async function rounds(c: Context, peers: ProxySpec[], cores: string): Promise<{ 
 function report(c: Context, title: string, samples: Map<string, Sample[]>, base: string, notes: string[]): void {
   console.log(`\n${title} (${c.rounds} rounds x ${c.duration} s, ${c.connections} connections, wrk 1 thread; load average ${loadavg()[0]!.toFixed(1)})`);
   const medians = new Map(
-    [...samples].map(([name, xs]) => [name, { rps: median(xs.map((x) => x.rps)), p99: median(xs.map((x) => x.p99Ms)), cpu: median(xs.map((x) => x.cpuUs)) }]),
+    [...samples].map(([name, xs]) => [name, { rps: median(xs.map((x) => x.rps)), p99: median(xs.map((x) => x.p99Ms)), cpu: median(xs.map((x) => x.cpuUs)), sys: median(xs.map((x) => x.sysUs)) }]),
   );
   for (const [name, xs] of samples) {
     const m = medians.get(name)!;
     const faults = xs.reduce((n, x) => n + x.faults, 0);
     const each = xs.map((x) => `${x.rps.toFixed(0)}/${x.p99Ms.toFixed(1)}`).join(', ');
-    const cpu = Number.isNaN(m.cpu) ? '' : `  cpu ${m.cpu.toFixed(0).padStart(3)} µs/req`;
+    const cpu = Number.isNaN(m.cpu) ? '' : `  cpu ${m.cpu.toFixed(0).padStart(3)} µs/req (system ${m.sys.toFixed(0).padStart(2)})`;
     console.log(`  ${name.padEnd(20)} ${m.rps.toFixed(0).padStart(7)} req/s  p99 ${ms(m.p99).padStart(8)}${cpu}   [req/s / p99 ms: ${each}]${faults ? `   ${faults} errors/non-2xx` : ''}`);
   }
   const mine = medians.get(base)!;
@@ -104,7 +108,9 @@ function report(c: Context, title: string, samples: Map<string, Sample[]>, base:
     const ratio = mine.rps / other.rps;
     const perRound = samples.get(base)!.map((x, i) => (x.rps / samples.get(name)![i]!.rps).toFixed(2)).join(', ');
     const goal = GOALS[name] === undefined ? '' : ` (goal >= ${GOALS[name]}x: ${ratio >= GOALS[name]! ? 'met' : 'NOT met'})`;
-    const cpu = Number.isNaN(mine.cpu) ? '' : `   cpu ${mine.cpu.toFixed(0)} vs ${other.cpu.toFixed(0)} µs/req`;
+    // The inverse ratio of CPU per request: the throughput ratio on a core of its own, which other load on
+    // the machine disturbs far less than req/s.
+    const cpu = Number.isNaN(mine.cpu) ? '' : `   by CPU/request ${(other.cpu / mine.cpu).toFixed(2)}x (${mine.cpu.toFixed(0)} vs ${other.cpu.toFixed(0)} µs)`;
     console.log(`  ${`${base} / ${name}`.padEnd(38)} ${ratio.toFixed(2)}x${goal}   p99 ${ms(mine.p99)} vs ${ms(other.p99)}${cpu}   per round [${perRound}]`);
   }
   for (const note of notes) console.log(`  ${note}`);

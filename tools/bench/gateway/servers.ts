@@ -21,10 +21,14 @@ export interface Server {
   port: number;
   /** What the process wrote on stderr so far. */
   stderr(): string;
-  /** CPU time (user + system) the process and its descendants (nginx's worker) used so far, in ms;
-   * undefined without /proc. */
-  cpuMs(): number | undefined;
+  /** CPU time the process and its descendants (nginx's worker) used so far, in ms; undefined without /proc. */
+  cpuMs(): CpuTime | undefined;
   stop(): Promise<void>;
+}
+
+export interface CpuTime {
+  user: number;
+  system: number;
 }
 
 export interface ProxySpec {
@@ -79,14 +83,18 @@ function readProc(path: string): string | undefined {
 
 /** utime + stime of `pid` (fields 14 and 15 of /proc/PID/stat, after the parenthesised name) and of its
  * children, recursively; undefined when /proc cannot tell. */
-function treeCpuMs(pid: number): number | undefined {
+function treeCpuMs(pid: number): CpuTime | undefined {
   const stat = readProc(`/proc/${pid}/stat`);
   if (stat === undefined) return undefined;
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  let ms = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  const time = { user: Number(fields[11]) * TICK_MS, system: Number(fields[12]) * TICK_MS };
   const children = readProc(`/proc/${pid}/task/${pid}/children`);
-  for (const child of children?.trim().split(/\s+/).filter(Boolean) ?? []) ms += treeCpuMs(Number(child)) ?? 0;
-  return ms;
+  for (const child of children?.trim().split(/\s+/).filter(Boolean) ?? []) {
+    const more = treeCpuMs(Number(child));
+    time.user += more?.user ?? 0;
+    time.system += more?.system ?? 0;
+  }
+  return time;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
