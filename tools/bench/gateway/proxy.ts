@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { freePorts, releasePorts } from '../../../conformance/harness/free-ports.ts';
 import { loadReferenceTargets } from '../../../conformance/harness/reference-targets.ts';
 import { HAS_TASKSET } from '../peers.ts';
-import { gatewayPeer, METRICS_PATH, PROXIED_PATH, PROXIES, type ProxySpec, type Server, startServer, upstreamCommand } from './servers.ts';
+import { type CpuTime, gatewayPeer, METRICS_PATH, PROXIED_PATH, PROXIES, type ProxySpec, type Server, startServer, upstreamCommand } from './servers.ts';
 import { HAS_WRK, type WrkSample, wrk } from './wrk.ts';
 
 const GOALS = { nginx: 0.5, 'http-proxy (bare)': 1.5 } as Record<string, number>;
@@ -54,37 +54,48 @@ async function upstreamMetrics(port: number): Promise<{ requests: number[]; heal
   return { requests: values('gateway_upstream_requests_total'), healthy: values('gateway_upstream_healthy') };
 }
 
-/** Runs `peers` in interleaved rounds; per peer its samples, and the gateway's last metrics. */
+/** CPU per request between two readings of a server's CPU time (NaN without /proc). */
+function cpuPerRequest(before: CpuTime | undefined, after: CpuTime | undefined, requests: number): { cpuUs: number; sysUs: number } {
+  if (before === undefined || after === undefined) return { cpuUs: Number.NaN, sysUs: Number.NaN };
+  const us = (ms: number) => (ms * 1000) / requests;
+  return { cpuUs: us(after.user - before.user + after.system - before.system), sysUs: us(after.system - before.system) };
+}
+
+/** One round of one peer: a fresh process, a check that it proxies, a warm-up, the measured load; for a
+ * gateway, a note of how it spread the requests (its metrics). */
+async function measure(c: Context, peer: ProxySpec, cores: string): Promise<{ sample: Sample; note?: string; stderr: string }> {
+  const [port] = await freePorts(1);
+  const server = await startServer(peer.command(c.dir, port!, c.upstreams), port!, cores, c.dir);
+  try {
+    const url = `http://127.0.0.1:${port}${PROXIED_PATH}`;
+    const first = await get(url);
+    if (first.status !== 200 || first.body !== c.body) throw new Error(`${peer.name}: GET ${PROXIED_PATH} answered ${first.status} ${first.body.slice(0, 200)}`);
+    await wrk(url, 1, c.connections); // warm-up
+    const before = server.cpuMs();
+    const load = await wrk(url, c.duration, c.connections);
+    const sample = { ...load, ...cpuPerRequest(before, server.cpuMs(), load.requests) };
+    if (!peer.name.startsWith('gateway')) return { sample, stderr: server.stderr() };
+    const m = await upstreamMetrics(port!);
+    const total = m.requests.reduce((a, b) => a + b, 0) || 1;
+    const shares = m.requests.map((n) => `${((n / total) * 100).toFixed(0)}%`).join(' / ');
+    const healthy = m.healthy.filter((h) => h === 1).length;
+    return { sample, note: `requests per target ${shares} (from ${METRICS_PATH}), healthy ${healthy} of ${m.healthy.length}`, stderr: server.stderr() };
+  } finally {
+    await server.stop();
+    releasePorts([port!]);
+  }
+}
+
+/** Runs `peers` in interleaved rounds (the order rotates each round); per peer its samples, and notes. */
 async function rounds(c: Context, peers: ProxySpec[], cores: string): Promise<{ samples: Map<string, Sample[]>; notes: string[] }> {
   const samples = new Map<string, Sample[]>(peers.map((p) => [p.name, []]));
   const notes = new Map<string, string>();
   for (let round = 0; round < c.rounds; round++) {
     for (const peer of [...peers.slice(round % peers.length), ...peers.slice(0, round % peers.length)]) {
-      const [port] = await freePorts(1);
-      const server = await startServer(peer.command(c.dir, port!, c.upstreams), port!, cores, c.dir);
-      try {
-        const url = `http://127.0.0.1:${port}${PROXIED_PATH}`;
-        const first = await get(url);
-        if (first.status !== 200 || first.body !== c.body) throw new Error(`${peer.name}: GET ${PROXIED_PATH} answered ${first.status} ${first.body.slice(0, 200)}`);
-        await wrk(url, 1, c.connections); // warm-up
-        const before = server.cpuMs();
-        const sample = await wrk(url, c.duration, c.connections);
-        const after = server.cpuMs();
-        const perRequest = (ms: number | undefined) => (ms === undefined ? Number.NaN : (ms * 1000) / sample.requests);
-        const sysUs = perRequest(after && before && after.system - before.system);
-        samples.get(peer.name)!.push({ ...sample, cpuUs: perRequest(after && before && after.user - before.user) + sysUs, sysUs });
-        if (peer.name.startsWith('gateway')) {
-          const m = await upstreamMetrics(port!);
-          const total = m.requests.reduce((a, b) => a + b, 0) || 1;
-          const shares = m.requests.map((n) => `${((n / total) * 100).toFixed(0)}%`).join(' / ');
-          notes.set(peer.name, `${peer.name}: requests per target ${shares} (from ${METRICS_PATH}), healthy ${m.healthy.filter((h) => h === 1).length} of ${m.healthy.length}`);
-        }
-      } finally {
-        await server.stop();
-        releasePorts([port!]);
-      }
-      const stderr = server.stderr().trim();
-      if (stderr) notes.set(`${peer.name} stderr`, `${peer.name} wrote on stderr: ${stderr.split('\n').slice(0, 3).join(' | ')}`);
+      const { sample, note, stderr } = await measure(c, peer, cores);
+      samples.get(peer.name)!.push(sample);
+      if (note !== undefined) notes.set(peer.name, `${peer.name}: ${note}`);
+      if (stderr.trim()) notes.set(`${peer.name} stderr`, `${peer.name} wrote on stderr: ${stderr.trim().split('\n').slice(0, 3).join(' | ')}`);
     }
   }
   return { samples, notes: [...notes.values()] };
