@@ -3,7 +3,8 @@
 // what the document leaves open (status codes, unknown paths and methods, malformed bodies).
 import { allCalls } from './calls.ts';
 import { check, type CaseContext } from '../harness/index.ts';
-import { is2xx, jsonObject, shown, successBody } from './admin-client.ts';
+import { errorBody, is2xx, jsonObject, shown, successBody } from './admin-client.ts';
+import { SECOND } from './tls.ts';
 import { clientAddress, type Gateway, sharedGateway, startGateway } from './gateway.ts';
 import { listeningPorts } from './listening.ts';
 import { type GatewaySetup, targetUrl } from './setup.ts';
@@ -191,4 +192,25 @@ check('gateway/errors/body-shape/documented-errors', GATEWAY, async (t, c) => {
     const body = jsonObject(res);
     t.true(body?.status === 'error' && typeof body.message === 'string', `${what}: ${shown(res)}`);
   }
+});
+
+// ---------------------------------------------------------------- errors of a gateway without cache and TLS
+
+check('gateway/errors/cache-purge-no-feature-501/no-cache-configured', GATEWAY, async (t, c) => {
+  const { g } = await adminGateway(c);
+  const url = `http://127.0.0.1:${g.rendered.sitePorts[0]}/api/x`;
+  errorBody(t, await g.admin.delete(`/cache/purge?url=${encodeURIComponent(url)}`), 501, 'purge on a gateway without the cache feature');
+});
+
+check('gateway/errors/certs-no-tls-site-400/plain-sites-only', GATEWAY, async (t, c) => {
+  const { g } = await adminGateway(c);
+  const res = await g.admin.post('/certs/reload', { cert: SECOND.cert, key: SECOND.key });
+  t.is(res.status, 400, shown(res));
+});
+
+check('gateway/certs/check-order-and-validity/fields-then-site', GATEWAY, async (t, c) => {
+  const { g } = await adminGateway(c);
+  const res = await g.admin.post('/certs/reload', { key: SECOND.key });
+  t.is(res.status, 400);
+  t.regex(String(jsonObject(res)?.message), /cert/, 'the missing field is reported before the missing TLS site');
 });

@@ -164,9 +164,26 @@ async function shares(c: CaseContext, g: Gateway, route: string, ups: Upstream[]
   return counts;
 }
 
+/** The file's balancing gateway: /w (weighted-round-robin over three upstreams), /r (round-robin over two
+ * others); each case changes the weights of its own route only. */
+async function balanceGateway(c: CaseContext): Promise<{ g: Gateway; wrr: Upstream[]; rr: Upstream[] }> {
+  const ups = await sharedUpstreams('balance', 'a', 'b', 'c', 'd', 'e');
+  const [wrr, rr] = [ups.slice(0, 3), ups.slice(3)];
+  const g = await sharedGateway(c, 'balance', () => ({
+    sites: [
+      {
+        routes: [
+          { path: '/w', strategy: 'weighted-round-robin', targets: wrr.map((u) => u.url) },
+          { path: '/r', strategy: 'round-robin', targets: rr.map((u) => u.url) },
+        ],
+      },
+    ],
+  }));
+  return { g, wrr, rr };
+}
+
 check('gateway/upstreams/weight-wrr-only/shares-follow-weights', { ...GATEWAY, timeoutMs: 90_000 }, async (t, c) => {
-  const ups = await startUpstreams(c, 'a', 'b', 'c');
-  const g = await startGateway(c, { sites: [{ routes: [{ path: '/w', strategy: 'weighted-round-robin', targets: ups.map((u) => u.url) }] }] });
+  const { g, wrr: ups } = await balanceGateway(c);
   await c.property(
     fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 4 })),
     async (weights) => {
@@ -188,11 +205,10 @@ check('gateway/upstreams/weight-wrr-only/shares-follow-weights', { ...GATEWAY, t
 });
 
 check('gateway/upstreams/weight-wrr-only/round-robin-ignores-weights', GATEWAY, async (t, c) => {
-  const ups = await startUpstreams(c, 'a', 'b');
-  const g = await startGateway(c, { sites: [{ routes: [{ path: '/r', strategy: 'round-robin', targets: ups.map((u) => u.url) }] }] });
+  const { g, rr: ups } = await balanceGateway(c);
   await needOk(c, 'POST /upstreams/weight', g.admin.post('/upstreams/weight', { route: '/r', target: ups[0]!.url, weight: 5 }));
   const counts = await shares(c, g, '/r', ups, 12);
-  t.true(Math.abs(counts.a! - counts.b!) <= 1, `round-robin after weight 5 on a: ${JSON.stringify(counts)}`);
+  t.true(Math.abs(counts.d! - counts.e!) <= 1, `round-robin after weight 5 on d: ${JSON.stringify(counts)}`);
 });
 
 check('gateway/upstreams/runtime-in-memory-only/file-untouched-gone-after-restart', GATEWAY, async (t, c) => {

@@ -163,13 +163,15 @@ const SERVING_GRACE_MS = 1000;
 export async function startRefused(c: CaseContext, setup: GatewaySetup, options: StartOptions = {}): Promise<Refusal> {
   const spec = { ...launchSpec(setup, options, tokenOf(setup), () => undefined), wait: 'exit' as const };
   const launched = await c.launch(spec);
-  const serving = launched.started.then((how) => (how === 'listening' ? sleep(SERVING_GRACE_MS).then(() => 'serving' as const) : new Promise<never>(() => {})));
-  const ended = await Promise.race([launched.exited, serving, sleep(REFUSAL_WAIT_MS).then(() => 'timeout' as const)]);
+  const timers: NodeJS.Timeout[] = [];
+  const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => timers.push(setTimeout(() => resolve(value), ms)));
+  const serving = launched.started.then((how) => (how === 'listening' ? after(SERVING_GRACE_MS, 'serving' as const) : new Promise<never>(() => {})));
+  const ended = await Promise.race([launched.exited, serving, after(REFUSAL_WAIT_MS, 'timeout' as const)]);
+  // Timers left running would keep the test file's process alive after its cases.
+  for (const timer of timers) clearTimeout(timer);
   if (typeof ended === 'string') return { code: null, serving: ended === 'serving', stderr: `(${ended === 'serving' ? 'serving' : `still running after ${REFUSAL_WAIT_MS} ms`})\n${launched.stderr()}` };
   return { code: ended.code, serving: false, stderr: launched.stderr() };
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Loopback source addresses other than 127.0.0.1, a fresh one per call in this worker (each case or
  * property run that denies a client uses its own, so a deny never touches another case's requests). */
