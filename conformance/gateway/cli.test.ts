@@ -1,0 +1,328 @@
+// The command line (document 001, "Command-line shortcuts"): each shortcut run with the target's CLI (its
+// description's `cli`) against a running gateway through a recording front of the admin API, so the case sees
+// the admin call the command made; and the offline commands validate, fmt, init and probe on files of the
+// case. Exit codes are judged where the document gives them; output only where it names it (a table).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { claimPort, releasePorts } from '../harness/free-ports.ts';
+import { check, type CaseContext } from '../harness/index.ts';
+import { NotApplicable } from '../harness/inconclusive.ts';
+import { listing, needOk, routeTargets, sameUrl } from './admin-client.ts';
+import { type AdminRecorder, adminRecorder } from './admin-recorder.ts';
+import { type CliRun, output, runCli } from './cli.ts';
+import { type Gateway, sharedGateway, startGateway } from './gateway.ts';
+import { renderConfig, type GatewaySetup } from './setup.ts';
+import { CLI, CONFIG_NAME } from './target.ts';
+import { deadUpstream, sharedUpstreams, spareUrl, startUpstreams, type Upstream } from './upstream.ts';
+import { waitFor } from './poll.ts';
+
+const HOST = 'cli.test';
+const ROUTES = ['/cli-add', '/cli-rm', '/cli-w', '/cli-site'] as const;
+
+async function cliGateway(c: CaseContext): Promise<{ g: Gateway; ups: Upstream[]; label: string }> {
+  const ups = await sharedUpstreams('cli', 'a', 'b', 'c', 'd');
+  const g = await sharedGateway(c, 'cli', () => ({ sites: [{ host: HOST, routes: ROUTES.map((path, i) => ({ path, targets: [ups[i]!.url] })) }] }));
+  return { g, ups, label: `${HOST}:${g.rendered.sitePorts[0]}` };
+}
+
+/** Runs a shortcut through a recorder in front of `g`'s admin API (`--admin` the recorder, the token in
+ * GATEWAY_ADMIN_TOKEN). */
+async function viaRecorder(c: CaseContext, g: Gateway, args: string[], env: Record<string, string | undefined> = {}): Promise<{ run: CliRun; rec: AdminRecorder }> {
+  const rec = await adminRecorder(c, g.admin.address);
+  const run = await runCli(c, [...args, '--admin', rec.address], { env: { ...(g.admin.token ? { GATEWAY_ADMIN_TOKEN: g.admin.token } : {}), ...env } });
+  return { run, rec };
+}
+
+const calls = (rec: AdminRecorder): string => rec.calls.map((x) => `${x.method} ${x.path} ${x.body}`).join('; ') || 'none';
+const saw = (rec: AdminRecorder, method: string, path: string) => rec.calls.find((x) => x.method === method && x.path.split('?')[0] === path);
+const bodyOf = (call: { body: string } | undefined): Record<string, unknown> => {
+  try {
+    return JSON.parse(call?.body || '{}') as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+for (const [name, args, method, path] of [
+  ['status', ['status'], 'GET', '/status'],
+  ['upstreams-list', ['upstreams'], 'GET', '/upstreams'],
+] as const) {
+  check(`gateway/cli/${name}/calls-${method.toLowerCase()}-${path.slice(1)}`, CLI, async (t, c) => {
+    const { g } = await cliGateway(c);
+    const { run, rec } = await viaRecorder(c, g, [...args]);
+    t.is(run.code, 0, output(run));
+    t.truthy(saw(rec, method, path), `${args.join(' ')}: want ${method} ${path}; the admin API got ${calls(rec)}`);
+  });
+}
+
+check('gateway/cli/status-upstream-table/calls-upstreams-lists-each', CLI, async (t, c) => {
+  const { g, ups } = await cliGateway(c);
+  const { run, rec } = await viaRecorder(c, g, ['status', '--upstream']);
+  t.is(run.code, 0, output(run));
+  t.truthy(saw(rec, 'GET', '/upstreams'), `the admin API got ${calls(rec)}`);
+  const lines = run.stdout.split('\n');
+  const rows = ups.map((u) => lines.findIndex((line) => line.includes(u.url) || line.includes(new URL(u.url).href)));
+  t.true(rows.every((r) => r >= 0), `each upstream URL in the table:\n${run.stdout}`);
+  t.is(new Set(rows).size, rows.length, `one row per upstream:\n${run.stdout}`);
+});
+
+check('gateway/cli/upstreams-add/posts-route-target-weight-site', CLI, async (t, c) => {
+  const { g, label } = await cliGateway(c);
+  const target = spareUrl();
+  const { run, rec } = await viaRecorder(c, g, ['upstreams', 'add', '--route', '/cli-add', '--target', target, '--weight', '3', '--site', label]);
+  t.is(run.code, 0, output(run));
+  const call = saw(rec, 'POST', '/upstreams/add');
+  t.truthy(call, `the admin API got ${calls(rec)}`);
+  const body = bodyOf(call);
+  t.is(body.route, '/cli-add');
+  t.true(sameUrl(body.target, target), `target ${JSON.stringify(body.target)}`);
+  t.is(body.weight, 3);
+  t.is(body.site, label);
+  t.is(routeTargets(await listing(c, g.admin), '/cli-add', label)?.size, 2, 'the target is added');
+});
+
+check('gateway/cli/upstreams-remove/posts-route-target', CLI, async (t, c) => {
+  const { g, ups } = await cliGateway(c);
+  const { run, rec } = await viaRecorder(c, g, ['upstreams', 'remove', '--route', '/cli-rm', '--target', ups[1]!.url]);
+  t.is(run.code, 0, output(run));
+  const call = saw(rec, 'POST', '/upstreams/remove');
+  t.truthy(call, `the admin API got ${calls(rec)}`);
+  const body = bodyOf(call);
+  t.is(body.route, '/cli-rm');
+  t.true(sameUrl(body.target, ups[1]!.url), `target ${JSON.stringify(body.target)}`);
+});
+
+check('gateway/cli/upstreams-weight/posts-route-target-weight', CLI, async (t, c) => {
+  const { g, ups } = await cliGateway(c);
+  const { run, rec } = await viaRecorder(c, g, ['upstreams', 'weight', '--route', '/cli-w', '--target', ups[2]!.url, '--weight', '4']);
+  t.is(run.code, 0, output(run));
+  const call = saw(rec, 'POST', '/upstreams/weight');
+  t.truthy(call, `the admin API got ${calls(rec)}`);
+  const body = bodyOf(call);
+  t.is(body.route, '/cli-w');
+  t.true(sameUrl(body.target, ups[2]!.url), `target ${JSON.stringify(body.target)}`);
+  t.is(body.weight, 4);
+});
+
+check('gateway/cli/reload/posts-reload-overrides-reset', CLI, async (t, c) => {
+  const [a] = await startUpstreams(c, 'a');
+  const g = await startGateway(c, { sites: [{ routes: [{ path: '/x', targets: [a!.url] }] }] });
+  await needOk(c, 'POST /upstreams/add', g.admin.post('/upstreams/add', { route: '/x', target: spareUrl() }));
+  const { run, rec } = await viaRecorder(c, g, ['reload']);
+  t.is(run.code, 0, output(run));
+  t.truthy(saw(rec, 'POST', '/reload'), `the admin API got ${calls(rec)}`);
+  t.is(routeTargets(await listing(c, g.admin), '/x')?.size, 1, 'the runtime addition is gone after the reload');
+});
+
+check('gateway/cli/shutdown/posts-shutdown-process-ends', CLI, async (t, c) => {
+  const [a] = await startUpstreams(c, 'a');
+  const g = await startGateway(c, { sites: [{ routes: [{ path: '/x', targets: [a!.url] }] }] });
+  const { run, rec } = await viaRecorder(c, g, ['shutdown']);
+  t.is(run.code, 0, output(run));
+  t.truthy(saw(rec, 'POST', '/shutdown'), `the admin API got ${calls(rec)}`);
+  let ended = false;
+  void g.launched.exited.then(() => (ended = true));
+  t.true(await waitFor(() => ended, 10_000), 'the gateway still runs ten seconds after `shutdown`');
+});
+
+check('gateway/cli/admin-flag/address-from-flag', CLI, async (t, c) => {
+  const { g } = await cliGateway(c);
+  const { run, rec } = await viaRecorder(c, g, ['status'], { GATEWAY_ADMIN: '127.0.0.1:9' });
+  t.is(run.code, 0, output(run));
+  t.truthy(saw(rec, 'GET', '/status'), `--admin ${rec.address}: the recorder got ${calls(rec)}`);
+});
+
+check('gateway/cli/admin-env/address-from-environment', CLI, async (t, c) => {
+  const { g } = await cliGateway(c);
+  const rec = await adminRecorder(c, g.admin.address);
+  const run = await runCli(c, ['status'], { env: { GATEWAY_ADMIN: rec.address, GATEWAY_ADMIN_TOKEN: g.admin.token } });
+  t.is(run.code, 0, output(run));
+  t.truthy(saw(rec, 'GET', '/status'), `GATEWAY_ADMIN=${rec.address}: the recorder got ${calls(rec)}`);
+});
+
+check('gateway/cli/token-env/bearer-from-environment', CLI, async (t, c) => {
+  const { g } = await cliGateway(c);
+  const { run, rec } = await viaRecorder(c, g, ['status']);
+  t.is(run.code, 0, output(run));
+  const call = saw(rec, 'GET', '/status');
+  t.is(call?.headers.authorization, `Bearer ${g.admin.token}`, `the call the recorder got: ${calls(rec)}`);
+});
+
+const DEFAULT_ADMIN_PORT = 2019;
+
+check('gateway/cli/default-admin-address/127-0-0-1-2019', CLI, async (t, c) => {
+  const { g } = await cliGateway(c);
+  if (!(await claimPort(DEFAULT_ADMIN_PORT, 10_000))) throw new NotApplicable(`port ${DEFAULT_ADMIN_PORT} is held by another case of this run`);
+  c.defer(() => releasePorts([DEFAULT_ADMIN_PORT]));
+  const rec = await adminRecorder(c, g.admin.address, DEFAULT_ADMIN_PORT).catch((err: Error) => {
+    throw new NotApplicable(`something else listens on 127.0.0.1:${DEFAULT_ADMIN_PORT}: ${err.message}`);
+  });
+  const run = await runCli(c, ['status'], { env: { GATEWAY_ADMIN_TOKEN: g.admin.token } });
+  t.is(run.code, 0, output(run));
+  t.truthy(saw(rec, 'GET', '/status'), `no --admin, no GATEWAY_ADMIN: 127.0.0.1:${DEFAULT_ADMIN_PORT} got ${calls(rec)}`);
+});
+
+// ---------------------------------------------------------------- offline commands
+
+/** The config text of `setup` in the target's format, on fixed ports (nothing is started). */
+function configText(setup: GatewaySetup, name = CONFIG_NAME): string {
+  const sites = setup.sites.map((s, i) => ({ ...s, port: s.port ?? 18_080 + i, ...(s.routes ? { routes: s.routes.map((r) => ({ ...r, targets: r.targets.map((x) => (typeof x === 'string' ? { url: x } : x)) })) } : {}) }));
+  const global: Record<string, unknown> = { ...setup.global };
+  if (setup.admin !== false) global.admin = { bind: '127.0.0.1:12019', ...(setup.admin?.token ? { token: setup.admin.token } : {}) };
+  return renderConfig({ ...(Object.keys(global).length > 0 ? { global } : {}), ...setup.top, sites }, name);
+}
+
+const VALID: GatewaySetup = { sites: [{ routes: [{ path: '/', targets: ['http://127.0.0.1:18090'] }] }], admin: { token: 'offline-token' } };
+/** `global.admin` without its required `bind`. */
+const INVALID: GatewaySetup = { sites: VALID.sites, admin: false, global: { admin: { token: 'offline-token' } } };
+const OTHER_NAME = `elsewhere${extname(CONFIG_NAME) || '.yaml'}`;
+
+check('gateway/cli/validate-exit-codes/valid-0-invalid-1', CLI, async (t, c) => {
+  const valid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(VALID) } });
+  t.is(valid.code, 0, `a valid file: ${output(valid)}`);
+  const invalid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(INVALID) } });
+  t.is(invalid.code, 1, `global.admin without bind: ${output(invalid)}`);
+});
+
+check('gateway/cli/config-flag/file-named-by-c', CLI, async (t, c) => {
+  // Only the named file exists: the command must read it, not a default.
+  const valid = await runCli(c, ['validate', '-c', OTHER_NAME], { files: { [OTHER_NAME]: configText(VALID, OTHER_NAME) } });
+  t.is(valid.code, 0, `validate -c ${OTHER_NAME} (valid): ${output(valid)}`);
+  const invalid = await runCli(c, ['validate', '-c', OTHER_NAME], { files: { [OTHER_NAME]: configText(INVALID, OTHER_NAME), [CONFIG_NAME]: configText(VALID) } });
+  t.is(invalid.code, 1, `validate -c ${OTHER_NAME} (invalid, beside a valid ${CONFIG_NAME}): ${output(invalid)}`);
+});
+
+check('gateway/cli/fmt/formats-with-and-without-write', CLI, async (t, c) => {
+  const text = configText(VALID);
+  const plain = await runCli(c, ['fmt', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: text } });
+  t.is(plain.code, 0, `fmt -c: ${output(plain)}`);
+  const write = await runCli(c, ['fmt', '-c', CONFIG_NAME, '--write'], { files: { [CONFIG_NAME]: text } });
+  t.is(write.code, 0, `fmt -c --write: ${output(write)}`);
+  const after = await runCli(c, ['validate', '-c', CONFIG_NAME], { dir: write.dir });
+  t.is(after.code, 0, `the file after fmt --write still validates: ${output(after)}\n--- file ---\n${readFileSync(join(write.dir, CONFIG_NAME), 'utf8')}`);
+});
+
+check('gateway/cli/init/yes-writes-output-file', CLI, async (t, c) => {
+  const run = await runCli(c, ['init', '--yes', '-o', OTHER_NAME], { stdin: '' });
+  t.is(run.code, 0, output(run));
+  const path = join(run.dir, OTHER_NAME);
+  t.true(existsSync(path) && statSync(path).size > 0, `init --yes -o ${OTHER_NAME} wrote no file: ${output(run)}`);
+});
+
+check('gateway/cli/probe-exit-codes/reachable-0-unreachable-1', CLI, async (t, c) => {
+  const [up] = await startUpstreams(c, 'up');
+  const dead = await deadUpstream(c);
+  const live = configText({ sites: [{ routes: [{ path: '/', targets: [up!.url] }] }], admin: false });
+  const ok = await runCli(c, ['probe', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: live } });
+  t.is(ok.code, 0, `every upstream reachable: ${output(ok)}`);
+  const some = configText({ sites: [{ routes: [{ path: '/', targets: [up!.url, dead] }] }], admin: false });
+  const bad = await runCli(c, ['probe', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: some } });
+  t.is(bad.code, 1, `one upstream unreachable: ${output(bad)}`);
+});
+
+check('gateway/versioning/semver-binaries/version-reported', CLI, async (t, c) => {
+  const reports = (r: CliRun) => r.code === 0 && /\b\d+\.\d+\.\d+\b/.test(r.stdout + r.stderr);
+  const runs = [await runCli(c, ['--version'])];
+  if (!reports(runs[0]!)) runs.push(await runCli(c, ['version']));
+  t.true(
+    runs.some(reports),
+    `neither --version nor version reports a major.minor.patch version:\n${runs.map(output).join('\n')}`,
+  );
+});
+
+// ---------------------------------------------------------------- the reference's choices (unspecified)
+
+check('gateway/cli/output-and-exit-codes/json-0-errors-1-usage-2', CLI, async (t, c) => {
+  const { g } = await cliGateway(c);
+  const ok = await runCli(c, ['status', '--admin', g.admin.address], { env: { GATEWAY_ADMIN_TOKEN: g.admin.token } });
+  t.is(ok.code, 0);
+  t.is((JSON.parse(ok.stdout) as { status?: string }).status, 'running');
+  const denied = await runCli(c, ['status', '--admin', g.admin.address], { env: { GATEWAY_ADMIN_TOKEN: 'wrong' } });
+  t.is(denied.code, 1, output(denied));
+  t.regex(denied.stderr, /^error: 401/m);
+  const unreachable = await runCli(c, ['status', '--admin', '127.0.0.1:9']);
+  t.is(unreachable.code, 1, output(unreachable));
+  t.regex(unreachable.stderr, /error:.*127\.0\.0\.1:9/);
+  const usage = await runCli(c, ['no-such-command']);
+  t.is(usage.code, 2, output(usage));
+});
+
+check('gateway/cli/status-upstream-columns/reference-header', CLI, async (t, c) => {
+  const { g } = await cliGateway(c);
+  const run = await runCli(c, ['status', '--upstream', '--admin', g.admin.address], { env: { GATEWAY_ADMIN_TOKEN: g.admin.token } });
+  t.deepEqual(run.stdout.split('\n')[0]?.trim().split(/\s+/), ['URL', 'STATE', 'HEALTHY', 'LATENCY_MS', 'ACTIVE', '5XX', 'EJECTED']);
+});
+
+check('gateway/cli/validate-output/line-or-error-field', CLI, async (t, c) => {
+  const valid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(VALID) } });
+  t.is(valid.stdout.trim().split('\n').length, 1, output(valid));
+  const invalid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(INVALID) } });
+  t.regex(invalid.stderr, /^error: global\.admin\.bind: /m);
+});
+
+check('gateway/cli/fmt-behaviour/stdout-or-in-place', CLI, async (t, c) => {
+  const messy = `sites:\n    -   port: 18080\n        routes:\n          - {path: /, targets: [{url: "http://127.0.0.1:18090"}]}\n`;
+  const plain = await runCli(c, ['fmt', '-c', 'gateway.yaml'], { files: { 'gateway.yaml': messy } });
+  t.is(readFileSync(join(plain.dir, 'gateway.yaml'), 'utf8'), messy, 'without --write the file is untouched');
+  t.regex(plain.stdout, /port: 18080/);
+  const write = await runCli(c, ['fmt', '-c', 'gateway.yaml', '--write'], { files: { 'gateway.yaml': messy } });
+  t.not(readFileSync(join(write.dir, 'gateway.yaml'), 'utf8'), messy, 'with --write the file is rewritten');
+  const broken = await runCli(c, ['fmt', '-c', 'gateway.yaml', '--write'], { files: { 'gateway.yaml': 'sites: [\n' } });
+  t.is(broken.code, 1);
+  t.is(readFileSync(join(broken.dir, 'gateway.yaml'), 'utf8'), 'sites: [\n');
+});
+
+check('gateway/cli/init-behaviour/default-name-asks-before-overwrite', CLI, async (t, c) => {
+  const fresh = await runCli(c, ['init', '--yes'], { stdin: '' });
+  t.true(existsSync(join(fresh.dir, 'gateway.yaml')), output(fresh));
+  const valid = await runCli(c, ['validate'], { dir: fresh.dir });
+  t.is(valid.code, 0, output(valid));
+  const kept = await runCli(c, ['init'], { files: { 'gateway.yaml': 'keep: me\n' }, stdin: 'n\nn\nn\nn\nn\nn\nn\nn\n' });
+  t.is(readFileSync(join(kept.dir, 'gateway.yaml'), 'utf8'), 'keep: me\n', output(kept));
+});
+
+check('gateway/cli/probe-reachability/line-per-upstream', CLI, async (t, c) => {
+  const [up] = await startUpstreams(c, 'up');
+  const dead = await deadUpstream(c);
+  const run = await runCli(c, ['probe', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText({ sites: [{ routes: [{ path: '/', targets: [up!.url, dead] }] }], admin: false }) } });
+  const lines = run.stdout.trim().split('\n');
+  t.is(lines.length, 2, run.stdout);
+  t.true(lines.some((l) => l.includes(up!.url.replace('http://', '')) && /\bok\b/.test(l)), run.stdout);
+});
+
+check('gateway/cli/run-server/invalid-config-exit-1', CLI, async (t, c) => {
+  const run = await runCli(c, ['run', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(INVALID) } });
+  t.is(run.code, 1, output(run));
+  t.regex(run.stderr, /^error: global\.admin\.bind/m);
+});
+
+check('gateway/cli/address-precedence-and-form/flag-beats-env-url-form', CLI, async (t, c) => {
+  const { g } = await cliGateway(c);
+  const flag = await adminRecorder(c, g.admin.address);
+  const env = await adminRecorder(c, g.admin.address);
+  const run = await runCli(c, ['status', '--admin', `http://${flag.address}`], { env: { GATEWAY_ADMIN: env.address, GATEWAY_ADMIN_TOKEN: g.admin.token } });
+  t.is(run.code, 0, output(run));
+  t.is(flag.calls.length, 1, '--admin (as a URL) was used');
+  t.is(env.calls.length, 0, 'GATEWAY_ADMIN was not');
+});
+
+check('gateway/cli/site-for-remove-and-weight/site-passed', CLI, async (t, c) => {
+  const { g, ups, label } = await cliGateway(c);
+  const { rec } = await viaRecorder(c, g, ['upstreams', 'weight', '--route', '/cli-site', '--target', ups[3]!.url, '--weight', '2', '--site', label]);
+  t.is(bodyOf(saw(rec, 'POST', '/upstreams/weight')).site, label);
+  const removed = await viaRecorder(c, g, ['upstreams', 'remove', '--route', '/cli-site', '--target', ups[3]!.url, '--site', label]);
+  t.is(bodyOf(saw(removed.rec, 'POST', '/upstreams/remove')).site, label);
+});
+
+check('gateway/config/default-file-name/gateway-yaml', CLI, async (t, c) => {
+  const run = await runCli(c, ['validate'], { files: { 'gateway.yaml': configText(INVALID, 'gateway.yaml') } });
+  t.is(run.code, 1, `validate without -c reads gateway.yaml (invalid here): ${output(run)}`);
+});
+
+check('gateway/versioning/version-command/bare-semver', CLI, async (t, c) => {
+  for (const args of [['--version'], ['version']]) {
+    const run = await runCli(c, args);
+    t.is(run.code, 0);
+    t.regex(run.stdout, /^\d+\.\d+\.\d+\n?$/);
+  }
+});
