@@ -214,3 +214,27 @@ check('gateway/certs/check-order-and-validity/fields-then-site', GATEWAY, async 
   t.is(res.status, 400);
   t.regex(String(jsonObject(res)?.message), /cert/, 'the missing field is reported before the missing TLS site');
 });
+
+check('gateway/admin/success-status-ok/status-ok-field', GATEWAY, async (t, c) => {
+  const { g } = await adminGateway(c);
+  const target = spareUrl();
+  const cidr = clientAddress();
+  for (const [method, path, body] of [
+    ['POST', '/upstreams/add', { route: '/spare', target }],
+    ['POST', '/upstreams/weight', { route: '/spare', target, weight: 2 }],
+    ['POST', '/upstreams/remove', { route: '/spare', target }],
+    ['POST', '/ip-deny', { cidr }],
+    ['DELETE', '/ip-deny', { cidr }],
+  ] as const) {
+    const res = await g.admin.call({ method, path, body });
+    t.is(jsonObject(res)?.status, 'ok', `${method} ${path}: ${shown(res)}`);
+  }
+});
+
+check('gateway/admin/no-events/no-event-stream', GATEWAY, async (t, c) => {
+  const { g } = await adminGateway(c);
+  for (const path of ['/events', '/events/stream', '/subscribe', '/webhooks']) {
+    const res = await g.admin.get(path);
+    t.is(res.status, 404, `GET ${path}: ${shown(res)}`);
+  }
+});

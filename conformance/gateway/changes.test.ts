@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { check, type CaseContext } from '../harness/index.ts';
-import { is2xx, listing, needOk, routeTargets, sameUrl, shown, successBody, type UpstreamsListing } from './admin-client.ts';
+import { check, type CaseContext, type HttpResponse } from '../harness/index.ts';
+import { is2xx, jsonObject, listing, needOk, routeTargets, sameUrl, shown, successBody, type UpstreamsListing } from './admin-client.ts';
 import { type Gateway, restartGateway, sharedGateway, startGateway } from './gateway.ts';
 import type { RouteSetup } from './setup.ts';
 import { GATEWAY } from './target.ts';
@@ -14,7 +14,7 @@ import { sharedUpstreams, spareUrl, startUpstreams, type Upstream } from './upst
 
 const HOSTS = ['one.test', 'two.test'];
 /** Routes of the shared gateway, one per case, each with one configured target (its own upstream). */
-const ROUTES = ['req', 'treq', 'dflt', 'all', 'resp', 'vis', 'rm', 'rmf', 'nf', 'wf', 'wr'] as const;
+const ROUTES = ['req', 'treq', 'dflt', 'all', 'resp', 'vis', 'rm', 'rmf', 'nf', 'wf', 'wr', 'dup', 'init', 'rso', 'last', 'mf', 'inv', 'unk', 'cmp'] as const;
 type RouteName = (typeof ROUTES)[number];
 
 interface Changes {
@@ -117,7 +117,9 @@ check('gateway/upstreams/remove-fields/route-and-target-required-site-optional',
 check('gateway/upstreams/remove-response/fields-and-removed', GATEWAY, async (t, c) => {
   const { g, up } = await changesGateway(c);
   const body = successBody(t, await g.admin.post('/upstreams/remove', { route: '/rm', target: up.rm.url }), 'remove');
-  t.like(body ?? {}, { removed: true, route: '/rm', site: '*' }, JSON.stringify(body));
+  // The value of `site` when none was sent is stated for add only (upstreams/remove-site-omitted).
+  t.like(body ?? {}, { removed: true, route: '/rm' }, JSON.stringify(body));
+  t.is(typeof body?.site, 'string', JSON.stringify(body));
   t.true(sameUrl(body?.target, up.rm.url), `target: ${JSON.stringify(body?.target)}`);
   t.true(body !== undefined && 'status' in body, JSON.stringify(body));
   const l = await listing(c, g.admin, 'GET /upstreams after the remove');
@@ -223,4 +225,110 @@ check('gateway/upstreams/runtime-in-memory-only/file-untouched-gone-after-restar
   const l = await listing(c, again.admin, 'GET /upstreams after the restart');
   const targets = targetsOf(l, '/x');
   t.deepEqual(Object.values(targets), [[[new URL(a!.url).href, 1]]], `after a restart: ${JSON.stringify(targets)}`);
+});
+
+// ---------------------------------------------------------------- the reference's choices (unspecified)
+
+const messageOf = (res: HttpResponse): string => String(jsonObject(res)?.message);
+
+check('gateway/upstreams/add-duplicate-target/listed-once-reweighted', GATEWAY, async (t, c) => {
+  const { g, up, labels } = await changesGateway(c);
+  const res = await g.admin.post('/upstreams/add', { route: '/dup', target: up.dup.url, weight: 5, site: labels[0] });
+  t.is(res.status, 200, shown(res));
+  const targets = targetsOf(await listing(c, g.admin), '/dup')[labels[0]!];
+  t.deepEqual(targets, [[new URL(up.dup.url).href, 5]]);
+});
+
+check('gateway/upstreams/add-new-target-initial-state/healthy-null-zero', GATEWAY, async (t, c) => {
+  const { g } = await changesGateway(c);
+  const target = spareUrl();
+  await needOk(c, 'POST /upstreams/add', g.admin.post('/upstreams/add', { route: '/init', target }));
+  const e = (await listing(c, g.admin)).upstreams.find((x) => sameUrl(x.url, target));
+  t.like(e ?? {}, { healthy: true, state: 'healthy', latency_ms: null, consecutive_failures: 0, consecutive_successes: 0, consecutive_5xx: 0, active_connections: 0, ejected: false });
+  t.deepEqual(e?.responses, { '2xx': 0, '4xx': 0, '5xx': 0 });
+  t.deepEqual(e?.selected, { total: 0, last_secs: 0 });
+});
+
+check('gateway/upstreams/remove-site-omitted/every-site-star', GATEWAY, async (t, c) => {
+  const { g, up } = await changesGateway(c);
+  const body = await needOk(c, 'POST /upstreams/remove', g.admin.post('/upstreams/remove', { route: '/rso', target: up.rso.url }));
+  t.is(body.site, '*');
+  const left = targetsOf(await listing(c, g.admin), '/rso');
+  t.deepEqual(Object.values(left), [[], []], JSON.stringify(left));
+});
+
+check('gateway/upstreams/remove-last-target/empty-route-503', GATEWAY, async (t, c) => {
+  const { g, up, labels } = await changesGateway(c);
+  await needOk(c, 'POST /upstreams/remove', g.admin.post('/upstreams/remove', { route: '/last', target: up.last.url, site: labels[0] }));
+  t.deepEqual(targetsOf(await listing(c, g.admin), '/last')[labels[0]!], []);
+  const s = await send(g.site(0), '/last', [up.last], g.hostHeader(0));
+  t.is(s.res?.status, 503);
+});
+
+check('gateway/upstreams/weight-range/1-to-1000-integers', GATEWAY, async (t, c) => {
+  const { g, up } = await changesGateway(c);
+  for (const weight of [0, -1, 1.5, '2', 1001]) {
+    const res = await g.admin.post('/upstreams/weight', { route: '/wr', target: up.wr.url, weight });
+    t.is(res.status, 400, `weight ${JSON.stringify(weight)}: ${shown(res)}`);
+    t.regex(messageOf(res), /weight/);
+  }
+  t.is((await g.admin.post('/upstreams/weight', { route: '/wr', target: up.wr.url, weight: 1000 })).status, 200, 'weight 1000');
+});
+
+check('gateway/upstreams/missing-field-400/names-field', GATEWAY, async (t, c) => {
+  const { g, up } = await changesGateway(c);
+  for (const [field, path, body] of [
+    ['route', '/upstreams/add', { target: spareUrl() }],
+    ['target', '/upstreams/remove', { route: '/mf' }],
+    ['weight', '/upstreams/weight', { route: '/mf', target: up.mf.url }],
+  ] as const) {
+    const res = await g.admin.post(path, body);
+    t.is(res.status, 400, `${path} without ${field}: ${shown(res)}`);
+    t.regex(messageOf(res), new RegExp(field));
+  }
+});
+
+check('gateway/upstreams/invalid-field-400/names-field-and-reason', GATEWAY, async (t, c) => {
+  const { g } = await changesGateway(c);
+  for (const [field, body] of [
+    ['target', { route: '/inv', target: 'not a url' }],
+    ['target', { route: '/inv', target: 'ftp://127.0.0.1:21' }],
+    ['route', { route: 42, target: spareUrl() }],
+  ] as const) {
+    const res = await g.admin.post('/upstreams/add', body);
+    t.is(res.status, 400, `${JSON.stringify(body)}: ${shown(res)}`);
+    t.regex(messageOf(res), new RegExp(field));
+  }
+});
+
+check('gateway/upstreams/unknown-route-404/add-remove-weight', GATEWAY, async (t, c) => {
+  const { g } = await changesGateway(c);
+  for (const kind of ['add', 'remove', 'weight']) {
+    const res = await g.admin.post(`/upstreams/${kind}`, { route: '/no-such-route', target: spareUrl(), weight: 2 });
+    t.is(res.status, 404, `${kind}: ${shown(res)}`);
+    t.regex(messageOf(res), /\/no-such-route/);
+  }
+});
+
+check('gateway/upstreams/unknown-site-404/names-label', GATEWAY, async (t, c) => {
+  const { g } = await changesGateway(c);
+  const res = await g.admin.post('/upstreams/add', { route: '/unk', target: spareUrl(), site: 'nowhere.test:1' });
+  t.is(res.status, 404, shown(res));
+  t.regex(messageOf(res), /nowhere\.test:1/);
+});
+
+check('gateway/upstreams/weight-unknown-target-404/names-target', GATEWAY, async (t, c) => {
+  const { g } = await changesGateway(c);
+  const target = spareUrl();
+  const res = await g.admin.post('/upstreams/weight', { route: '/unk', target, weight: 2 });
+  t.is(res.status, 404, shown(res));
+  t.true(messageOf(res).includes(target), messageOf(res));
+});
+
+check('gateway/upstreams/target-comparison/normalised-echoed-as-sent', GATEWAY, async (t, c) => {
+  const { g, up, labels } = await changesGateway(c);
+  const sent = `HTTP://127.0.0.1:${up.cmp.port}/`;
+  const body = await needOk(c, 'POST /upstreams/remove', g.admin.post('/upstreams/remove', { route: '/cmp', target: sent, site: labels[0] }));
+  t.is(body.removed, true, JSON.stringify(body));
+  t.is(body.target, sent);
 });

@@ -3,6 +3,7 @@
 // the admin call the command made; and the offline commands validate, fmt, init and probe on files of the
 // case. Exit codes are judged where the document gives them; output only where it names it (a table).
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { parse } from 'yaml';
 import { extname, join } from 'node:path';
 import { claimPort, releasePorts } from '../harness/free-ports.ts';
 import { check, type CaseContext } from '../harness/index.ts';
@@ -325,4 +326,34 @@ check('gateway/versioning/version-command/bare-semver', CLI, async (t, c) => {
     t.is(run.code, 0);
     t.regex(run.stdout, /^\d+\.\d+\.\d+\n?$/);
   }
+});
+
+check('gateway/config/format-detection/json-extension-json-else-yaml', CLI, async (t, c) => {
+  const yamlText = configText(VALID, 'gateway.yaml');
+  const asJson = await runCli(c, ['validate', '-c', 'gw.json'], { files: { 'gw.json': yamlText } });
+  t.is(asJson.code, 1, `YAML text in a .json file: ${output(asJson)}`);
+  const jsonText = JSON.stringify(parse(yamlText));
+  const asYaml = await runCli(c, ['validate', '-c', 'gw.conf'], { files: { 'gw.conf': jsonText } });
+  t.is(asYaml.code, 0, `JSON text (valid YAML) in a .conf file: ${output(asYaml)}`);
+});
+
+check('gateway/config/admin-bind-missing-invalid/names-bind', CLI, async (t, c) => {
+  const malformed: GatewaySetup = { sites: VALID.sites, admin: false, global: { admin: { bind: 'localhost', token: 'offline-token' } } };
+  const run = await runCli(c, ['validate', '-c', 'gateway.yaml'], { files: { 'gateway.yaml': configText(malformed, 'gateway.yaml') } });
+  t.is(run.code, 1, output(run));
+  t.regex(run.stderr, /global\.admin\.bind/);
+});
+
+check('gateway/config/site-key-set/unknown-key-named', CLI, async (t, c) => {
+  const unknown: GatewaySetup = { ...VALID, sites: [{ ...VALID.sites[0]!, bogusSection: { a: 1 } }] };
+  const run = await runCli(c, ['validate', '-c', 'gateway.yaml'], { files: { 'gateway.yaml': configText(unknown, 'gateway.yaml') } });
+  t.is(run.code, 1, output(run));
+  t.regex(run.stderr, /bogusSection/);
+});
+
+check('gateway/auth/loopback-bind/init-binds-loopback', CLI, async (t, c) => {
+  const run = await runCli(c, ['init', '--yes', '-o', OTHER_NAME], { stdin: '' });
+  const text = existsSync(join(run.dir, OTHER_NAME)) ? readFileSync(join(run.dir, OTHER_NAME), 'utf8') : '';
+  t.regex(text, /(127\.0\.0\.1|\[::1\]|localhost):\d+/, `the admin bind init writes:\n${text}`);
+  t.notRegex(text, /(0\.0\.0\.0|\[::\]):\d+/);
 });

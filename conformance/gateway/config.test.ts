@@ -167,3 +167,12 @@ check('gateway/admin/background-tasks-without-admin/file-watcher-continues', GAT
   const polled = await pollUntil(() => send(g.http, '/', [a!, b!]), (s) => s.by.join() === 'b', 8000, 200);
   t.true(polled.met, `eight seconds after the file was changed, without global.admin: ${fared(polled.value)}`);
 });
+
+// ---------------------------------------------------------------- the reference's choices (unspecified)
+
+check('gateway/config/token-env-unset/start-refused', GATEWAY, async (t, c) => {
+  const [up] = await startUpstreams(c, 'up');
+  const refused = await startRefused(c, { ...plain(up!), admin: { token: 'unused', tokenValue: '$GW_UNSET_ADMIN_TOKEN' } }, { env: { GW_UNSET_ADMIN_TOKEN: undefined } });
+  t.true(refused.code !== null && refused.code !== 0, `a token naming an unset variable was not refused: ${refused.stderr.slice(0, 600)}`);
+  t.regex(refused.stderr, /global\.admin\.token/);
+});

@@ -15,12 +15,12 @@ const LONG_MS = 6000;
 const SHORT_MS = 800;
 
 async function ejectGateway(c: CaseContext): Promise<{ g: Gateway; up: Record<string, Upstream> }> {
-  const ups = await sharedUpstreams('eject', 'e1', 'e2', 'h1', 'h2', 'r1', 'r2', 'f1', 'f2');
+  const ups = await sharedUpstreams('eject', 'e1', 'e2', 'h1', 'h2', 'r1', 'r2', 'f1', 'f2', 'k1', 'k2');
   const up = Object.fromEntries(ups.map((u) => [u.name, u]));
   const route = (path: string, a: string, b: string) => ({ path, strategy: 'round-robin', targets: [up[a]!.url, up[b]!.url] });
   const g = await sharedGateway(c, 'eject', () => ({
     sites: [
-      { routes: [route('/ej', 'e1', 'e2')], outlierDetection: { consecutive5xx: 2, baseEjectionMs: LONG_MS, maxEjectionMs: LONG_MS * 4 } },
+      { routes: [route('/ej', 'e1', 'e2'), route('/keep', 'k1', 'k2')], outlierDetection: { consecutive5xx: 2, baseEjectionMs: LONG_MS, maxEjectionMs: LONG_MS * 4 } },
       {
         routes: [route('/ho', 'h1', 'h2'), route('/rc', 'r1', 'r2'), route('/fail', 'f1', 'f2')],
         outlierDetection: { consecutive5xx: 2, baseEjectionMs: SHORT_MS, maxEjectionMs: SHORT_MS * 8 },
@@ -121,4 +121,11 @@ check('gateway/upstream-state/other-transitions/killed-unhealthy-restarted-healt
 check('gateway/upstream-state/precedence/ejected-flag-matches-state', OUTLIER, async (t, c) => {
   const { g } = await ejectGateway(c);
   for (const e of (await listing(c, g.admin)).upstreams) t.is(e.ejected, e.state === 'ejected', JSON.stringify(e));
+});
+
+check('gateway/upstream-state/healthy-flag-meaning/ejected-stays-healthy', OUTLIER, async (t, c) => {
+  const { g, up } = await ejectGateway(c);
+  await eject(c, g, 0, '/keep', up.k1!, up.k2!);
+  const e = await entryOf(c, g, up.k1!);
+  t.like(e, { state: 'ejected', ejected: true, healthy: true });
 });

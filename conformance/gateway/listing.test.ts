@@ -11,7 +11,7 @@ import { freshPath } from './traffic.ts';
 import { PROBE_PATH, sharedUpstreams, spareUrl, type Upstream } from './upstream.ts';
 
 /** Routes of site 0 (no health checks), one upstream each unless said. */
-const ROUTES = ['wrr', 'lc', 'r5', 'rs', 'sel', 'last', 'slow', 'busy', 'ewma', 'idle', 'rt'] as const;
+const ROUTES = ['wrr', 'lc', 'r5', 'h5', 'rs', 'r3', 'sel', 'last', 'slow', 'busy', 'ewma', 'idle', 'rt', 'rnd'] as const;
 type RouteName = (typeof ROUTES)[number];
 const PROBED_HOST = 'probed.test';
 const STATES = ['healthy', 'busy', 'unhealthy', 'half-open', 'ejected'];
@@ -26,7 +26,9 @@ async function listedGateway(c: CaseContext): Promise<Listed> {
   const ups = await sharedUpstreams('listing', ...ROUTES, 'wrr2', 'p1', 'pdown');
   const up = Object.fromEntries(ups.map((u) => [u.name, u])) as Listed['up'];
   up.r5.answer = (r) => ({ status: r.url.includes('/fail') ? 500 : 200 });
+  up.h5.answer = () => ({ status: 500 });
   up.rs.answer = (r) => ({ status: Number(/\/s(\d{3})/.exec(r.url)?.[1] ?? 200) });
+  up.r3.answer = (r) => ({ status: Number(/\/s(\d{3})/.exec(r.url)?.[1] ?? 200), headers: { location: '/elsewhere' } });
   up.slow.answer = () => ({ delayMs: 1500 });
   up.busy.answer = () => ({ delayMs: 1500 });
   up.ewma.answer = () => ({ delayMs: 60 });
@@ -40,12 +42,18 @@ async function listedGateway(c: CaseContext): Promise<Listed> {
               ? { path: '/wrr', strategy: 'weighted-round-robin', targets: [{ url: up.wrr.url, weight: 3 }, { url: up.wrr2.url }] }
               : name === 'lc'
                 ? { path: '/lc', strategy: 'least-conn', targets: [up.lc.url] }
-                : { path: `/${name}`, targets: [up[name].url] },
+                : name === 'rnd'
+                  ? { path: '/rnd', strategy: 'random', targets: [up.rnd.url] }
+                  : { path: `/${name}`, targets: [up[name].url] },
           ),
         },
         {
           host: PROBED_HOST,
-          routes: [{ path: '/p', targets: [up.p1.url, up.pdown.url] }],
+          // `idle`'s URL again: one URL in two routes (of two sites).
+          routes: [
+            { path: '/p', targets: [up.p1.url, up.pdown.url] },
+            { path: '/again', targets: [up.idle.url] },
+          ],
           ...(offers('health-checks') ? { healthCheck: { path: PROBE_PATH, intervalMs: 200, timeoutMs: 2000, healthyThreshold: 1, unhealthyThreshold: 1 } } : {}),
         },
       ],
@@ -225,7 +233,7 @@ check('gateway/routes/field-site/host-port-label', GATEWAY, async (t, c) => {
 check('gateway/routes/field-path/route-prefix', GATEWAY, async (t, c) => {
   const { g } = await listedGateway(c);
   const paths = (await listing(c, g.admin)).routes.map((r) => r.path);
-  t.deepEqual([...paths].sort(), [...ROUTES.map((r) => `/${r}`), '/p'].sort());
+  t.deepEqual([...paths].sort(), [...ROUTES.map((r) => `/${r}`), '/p', '/again'].sort());
 });
 
 check('gateway/routes/field-strategy/configured-strategy', GATEWAY, async (t, c) => {
@@ -300,4 +308,50 @@ check('gateway/upstream-state/unhealthy/failing-probes', needs('health-checks'),
   const { g, up } = await listedGateway(c);
   const e = await pollUntil(() => entryNow(c, g, up.pdown), (x) => x.state === 'unhealthy', 5000);
   t.true(e.met, `an upstream failing every probe: ${JSON.stringify(e.value)}`);
+});
+
+// ---------------------------------------------------------------- the reference's choices (unspecified)
+
+check('gateway/upstreams/entry-selected-never/zero-total-zero-secs', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  t.deepEqual((await entryNow(c, g, up.idle)).selected, { total: 0, last_secs: 0 });
+});
+
+check('gateway/upstreams/entry-responses-other-classes/three-keys-3xx-uncounted', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  await traffic(c, g, [freshPath('/r3/s302'), freshPath('/r3/s200')]);
+  const e = await entryNow(c, g, up.r3);
+  t.deepEqual(e.responses, { '2xx': 1, '4xx': 0, '5xx': 0 });
+});
+
+check('gateway/upstreams/entry-per-distinct-url/once-and-counted-once', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  // Other cases add targets meanwhile: a listing between two equal status counts.
+  const counted = () => needOk(c, 'GET /status', g.admin.get('/status')).then((x) => x.configured_upstreams);
+  let [before, l, after] = [await counted(), await listing(c, g.admin), await counted()];
+  for (let i = 0; i < 5 && before !== after; i++) [before, l, after] = [after, await listing(c, g.admin), await counted()];
+  const urls = l.upstreams.map((e) => new URL(String(e.url)).href);
+  t.is(urls.filter((u) => u === new URL(up.idle.url).href).length, 1, 'a URL of two routes');
+  t.is(new Set(urls).size, urls.length, 'every URL once');
+  t.is(after, l.upstreams.length);
+});
+
+check('gateway/routes/strategy-set/default-round-robin-and-random', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  const l = await listing(c, g.admin);
+  t.is(routeOf(c, l, '/sel').strategy, 'round-robin', 'a route without strategy');
+  t.is(routeOf(c, l, '/rnd').strategy, 'random');
+});
+
+check('gateway/routes/site-label-without-host/star-port', GATEWAY, async (t, c) => {
+  const { g } = await listedGateway(c);
+  t.is(routeOf(c, await listing(c, g.admin), '/sel').site, `*:${g.rendered.sitePorts[0]}`);
+});
+
+check('gateway/upstream-state/healthy-flag-meaning/no-checks-always-healthy-unprobed', GATEWAY, async (t, c) => {
+  const { g, up } = await listedGateway(c);
+  await traffic(c, g, [freshPath('/h5')]);
+  const e = await entryNow(c, g, up.lc);
+  t.like(e, { healthy: true, latency_ms: null }, 'an upstream of a site without health checks');
+  t.is((await entryNow(c, g, up.h5)).healthy, true, 'a 500 answer does not clear healthy without health checks');
 });
