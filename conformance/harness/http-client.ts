@@ -62,11 +62,12 @@ export interface ClientOptions {
   localAddress?: string;
 }
 
-/** The headers, with Content-Length for a body written in pieces (which would otherwise go chunked). */
+/** The headers, with Content-Length for any body the request does not frame itself: a body written in pieces
+ * would otherwise go chunked, and Node sends the body of a GET, DELETE or OPTIONS without any framing. */
 function withLength(req: HttpRequest): Record<string, string | string[]> | undefined {
-  const length = req.body === undefined ? 0 : Buffer.byteLength(req.body);
-  if (length <= STREAMED_ABOVE || Object.keys(req.headers ?? {}).some((h) => h.toLowerCase() === 'content-length')) return req.headers;
-  return { ...req.headers, 'content-length': String(length) };
+  if (req.body === undefined) return req.headers;
+  const framed = Object.keys(req.headers ?? {}).some((h) => ['content-length', 'transfer-encoding'].includes(h.toLowerCase()));
+  return framed ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
 }
 
 /** Bodies above this size are written a piece at a time, and no more once an answer has come. */
