@@ -145,9 +145,8 @@ const RUNS: FaultRun[] = [
       // reload-invalid-500: every refused reload but a cold change is a 500
       'reload/failure-changes-nothing',
       'reload/unreadable-file',
-      // shutdown-timeout-ignored: the request outliving the timeout is answered; shutdown-status-stopping
-      'shutdown/timeout-expiry',
-      'shutdown/response-then-close',
+      'shutdown/timeout-expiry', // shutdown-timeout-ignored: the request outliving the timeout is answered
+      'shutdown/response-then-close', // shutdown-status-stopping
     ],
   },
   {
@@ -452,7 +451,7 @@ const RUNS: FaultRun[] = [
 const id = (rest: string) => `gateway/${rest}`;
 
 for (const { faults, expectedRed, also = [], expectedInformational = [], errors = [] } of RUNS) {
-  const selection = [...expectedRed, ...also].map((clause) => `gateway/${clause}/**`);
+  const selection = [...expectedRed, ...also].map((clause) => `${id(clause)}/**`);
   // One at a time: the cases judge timing (drains, probes, ejections) on a two-core machine.
   test.serial(`a faulty gateway (${faults.join(', ')}) turns exactly the expected clauses red`, async (t) => {
     const reports = tempDir();
