@@ -75,7 +75,8 @@ check('gateway/certs/response/ok-paths-note', TLS, async (t, c) => {
 });
 
 check('gateway/certs/atomic-write/configured-paths-whole-files', TLS, async (t, c) => {
-  const g = await sharedTls(c, 'upload');
+  // A gateway of its own: no other upload may be writing the files while this one reads them.
+  const g = await ownTls(c);
   const old = files(g);
   // A reader during the upload sees each file whole: the old or the new one.
   const seen = new Set<string>();

@@ -319,13 +319,13 @@ export class FaultyRuntime implements GatewayRuntime {
   }
 }
 
-/** Rewrites `path` in place: truncated, half written, a pause, the rest (a reader can see it partial). */
+/** Rewrites `path` in place: truncated, half written, a pause long enough for a reader on a loaded machine, the rest. */
 async function inPieces(path: string, text: string): Promise<void> {
   const file = await open(path, 'w');
   try {
     const half = Math.floor(text.length / 2);
     await file.write(text.slice(0, half));
-    await sleep(100);
+    await sleep(400);
     await file.write(text.slice(half));
   } finally {
     await file.close();
