@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { RouteTarget } from './balancers.ts';
-import { stripResponseHeaders } from './forward-headers.ts';
+import { clientResponseHeaders } from './forward-headers.ts';
 import { sendPlain } from './plain-responses.ts';
 import { MAX_ENTRY_BYTES, type ResponseCache, varyNames, varyValues } from './response-cache.ts';
 import type { RouteState } from './site-table.ts';
@@ -41,6 +41,12 @@ function cacheable(method: string, status: number, headers: IncomingHttpHeaders)
   return control === undefined || !/\b(no-store|private)\b/i.test(control);
 }
 
+function headerObject(list: (string | string[])[]): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  for (let i = 0; i < list.length; i += 2) (headers as Record<string, string | string[]>)[list[i] as string] = list[i + 1]!;
+  return headers;
+}
+
 /** What the client gets when no answer came: 504 when the upstream took too long to answer, else 502. */
 function failureStatus(error: Error): number {
   return (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' ? 504 : 502;
@@ -56,13 +62,16 @@ export class ProxyExchange {
 
   constructor(options: ExchangeOptions) {
     this.#o = options;
-    options.res.once('close', () => {
-      if (this.#retrying) options.traffic.retryInflight--;
-      this.#retrying = false;
-      if (options.res.writableFinished) return;
-      this.#clientGone = true;
-      this.#controller?.abort(new Error('client closed the connection'));
-    });
+  }
+
+  /** The client's response closed (the request handler's one 'close' listener calls it). */
+  closed(): void {
+    const o = this.#o;
+    if (this.#retrying) o.traffic.retryInflight--;
+    this.#retrying = false;
+    if (o.res.writableFinished) return;
+    this.#clientGone = true;
+    this.#controller?.abort(new Error('client closed the connection'));
   }
 
   start(): void {
@@ -132,18 +141,17 @@ export class ProxyExchange {
         }
         const res = o.res;
         if (res.headersSent || this.#clientGone) return;
-        stripResponseHeaders(headers);
-        const method = o.req.method ?? 'GET';
-        if (o.cache !== undefined && o.req.headers.authorization === undefined && cacheable(method, status, headers)) {
-          const vary = varyNames(headers);
-          if (vary !== undefined) {
+        const list = clientResponseHeaders(headers);
+        if (o.cache !== undefined) {
+          const method = o.req.method ?? 'GET';
+          if (o.req.headers.authorization === undefined && cacheable(method, status, headers) && varyNames(headers) !== undefined) {
             chunks = [];
-            stored = { status, headers: { ...headers } };
+            stored = { status, headers: headerObject(list) };
           }
+          list.push('x-cache', 'MISS');
         }
-        if (o.cache !== undefined) headers['x-cache'] = 'MISS';
         try {
-          res.writeHead(status, headers as Record<string, string | string[]>);
+          res.writeHead(status, list);
         } catch {
           res.destroy();
         }

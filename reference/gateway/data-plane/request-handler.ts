@@ -87,7 +87,9 @@ export function createRequestHandler(
   return (req, res) => {
     const traffic = plane.traffic;
     traffic.inflight++;
+    let exchange: ProxyExchange | undefined;
     res.once('close', () => {
+      exchange?.closed();
       traffic.inflight--;
       plane.requestEnded();
     });
@@ -142,7 +144,7 @@ export function createRequestHandler(
       }
     }
     const body = hasBody(req);
-    new ProxyExchange({
+    exchange = new ProxyExchange({
       req,
       res,
       route,
@@ -151,6 +153,7 @@ export function createRequestHandler(
       headers: upstreamRequestHeaders(req, client, scheme),
       traffic,
       cache,
-    }).start();
+    });
+    exchange.start();
   };
 }
