@@ -35,7 +35,8 @@ export interface VariantSurface {
 
 type Ran = { report: JsonReport; code: number | null; stdout: string; stderr: string };
 
-const line = (r: JsonReport['results'][number]) => `${r.id}: ${r.message.split('\n')[0]?.slice(0, 200)}`;
+/** A result's ID and the start of its message (a thrown error's reason is on the lines after its headline). */
+const line = (r: JsonReport['results'][number]) => `${r.id}: ${r.message.split('\n').slice(0, 6).join(' | ').slice(0, 600)}`;
 
 function mustCases(surface: Surface, listed: string): string[] {
   const levels = new Map(loadCatalog().clauses.map((c) => [c.id, c.level]));
