@@ -4,14 +4,14 @@
 import type { ExecutionContext } from 'ava';
 import { check, type CaseContext } from '../harness/index.ts';
 import { type Json, listing, needOk, sameUrl, successBody, type UpstreamsListing } from './admin-client.ts';
-import { type Gateway, sharedGateway } from './gateway.ts';
+import { type Gateway, sharedGateway, startGateway } from './gateway.ts';
 import { pollUntil, waitFor } from './poll.ts';
 import { GATEWAY, needs, offers } from './target.ts';
 import { freshPath } from './traffic.ts';
-import { PROBE_PATH, sharedUpstreams, spareUrl, type Upstream } from './upstream.ts';
+import { PROBE_PATH, sharedUpstreams, spareUrl, startUpstreams, type Upstream } from './upstream.ts';
 
 /** Routes of site 0 (no health checks), one upstream each unless said. */
-const ROUTES = ['wrr', 'lc', 'r5', 'h5', 'rs', 'r3', 'sel', 'last', 'slow', 'busy', 'ewma', 'idle', 'rt', 'rnd'] as const;
+const ROUTES = ['wrr', 'lc', 'r5', 'h5', 'rs', 'r3', 'sel', 'last', 'slow', 'busy', 'ewma', 'idle', 'rt'] as const;
 type RouteName = (typeof ROUTES)[number];
 const PROBED_HOST = 'probed.test';
 const STATES = ['healthy', 'busy', 'unhealthy', 'half-open', 'ejected'];
@@ -42,9 +42,7 @@ async function listedGateway(c: CaseContext): Promise<Listed> {
               ? { path: '/wrr', strategy: 'weighted-round-robin', targets: [{ url: up.wrr.url, weight: 3 }, { url: up.wrr2.url }] }
               : name === 'lc'
                 ? { path: '/lc', strategy: 'least-conn', targets: [up.lc.url] }
-                : name === 'rnd'
-                  ? { path: '/rnd', strategy: 'random', targets: [up.rnd.url] }
-                  : { path: `/${name}`, targets: [up[name].url] },
+                : { path: `/${name}`, targets: [up[name].url] },
           ),
         },
         {
@@ -338,9 +336,12 @@ check('gateway/upstreams/entry-per-distinct-url/once-and-counted-once', GATEWAY,
 
 check('gateway/routes/strategy-set/default-round-robin-and-random', GATEWAY, async (t, c) => {
   const { g } = await listedGateway(c);
-  const l = await listing(c, g.admin);
-  t.is(routeOf(c, l, '/sel').strategy, 'round-robin', 'a route without strategy');
-  t.is(routeOf(c, l, '/rnd').strategy, 'random');
+  t.is(routeOf(c, await listing(c, g.admin), '/sel').strategy, 'round-robin', 'a route without strategy');
+  // `random` is the reference's own: a gateway of its own, since another gateway may refuse the config.
+  const [rnd] = await startUpstreams(c, 'rnd');
+  const own = await startGateway(c, { sites: [{ routes: [{ path: '/rnd', strategy: 'random', targets: [rnd!.url] }] }] }).catch((err: Error) => err);
+  if (!t.false(own instanceof Error, `a route with strategy random was refused: ${own instanceof Error ? own.message : ''}`) || own instanceof Error) return;
+  t.is(routeOf(c, await listing(c, own.admin), '/rnd').strategy, 'random');
 });
 
 check('gateway/routes/site-label-without-host/star-port', GATEWAY, async (t, c) => {

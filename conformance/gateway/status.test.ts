@@ -105,7 +105,7 @@ check('gateway/status/field-retry-inflight/requests-in-a-retry', needs('retries'
   const [slow] = await startUpstreams(c, 'slow');
   slow!.answer = () => ({ delayMs: 1500 });
   const dead = await deadUpstream(c);
-  const g = await ownGateway(c, [dead, slow!.url], { retries: { attempts: 1 } });
+  const g = await startGateway(c, { sites: [{ routes: [{ path: '/api', strategy: 'round-robin', targets: [dead, slow!.url] }], retries: { attempts: 1 } }] });
   const idle = await status(c, g.admin, 'GET /status before any request');
   t.true(isInteger(idle.retry_inflight), `retry_inflight: ${JSON.stringify(idle.retry_inflight)}`);
   // Round-robin over a dead and a live target: of four requests at once, some meet the dead one first and
