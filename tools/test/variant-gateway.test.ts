@@ -118,8 +118,9 @@ variantSuite({
       variants: ['extra-fields', 'sorted-keys', 'any-host-label', 'per-route-entries', 'last-secs-null', 'config-path-relative', 'counts-admin', 'normalised-echo', 'defaults-alt', 'openmetrics'],
       args: DESCRIBE_JSON,
       informational: [
-        // extra-fields: /__health__ with more fields, as application/health+json
+        // extra-fields: /__health__ with more fields, as application/health+json; `warnings: []` on a reload
         'data-plane/health-response-details/200-json-exact-before-limits',
+        'reload/warnings-absent-when-none/no-warnings-key',
         // any-host-label: `:<port>` for a site of any host
         'routes/site-label-without-host/star-port',
         // per-route-entries: one upstream entry per route target

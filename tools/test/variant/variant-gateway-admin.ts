@@ -162,7 +162,10 @@ function ownSuccess(ctx: VariantContext, endpoint: string, a: Answer, sent: Json
     if (on('normalised-echo') && typeof body.target === 'string' && URL.canParse(body.target)) body.target = new URL(body.target).href;
     ctx.events.push({ type: endpoint.slice(6).replace('/', '.'), at_secs: nowSecs(), detail: `${String(body.route)} ${String(body.target)}` });
   }
-  if (endpoint === 'POST /reload') ctx.events.push({ type: 'reload', at_secs: nowSecs(), detail: String(body.message) });
+  if (endpoint === 'POST /reload') {
+    ctx.events.push({ type: 'reload', at_secs: nowSecs(), detail: String(body.message) });
+    if (on('extra-fields') && body.warnings === undefined) body.warnings = [];
+  }
   if (on('normalised-echo')) {
     if (endpoint === 'DELETE /cache/purge' && typeof body.url === 'string' && URL.canParse(body.url)) {
       const url = new URL(body.url);

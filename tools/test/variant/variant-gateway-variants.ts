@@ -27,8 +27,9 @@ export const GATEWAY_VARIANTS = {
   /** `Authorization: Bearer <token>` exactly: the scheme word as written, one space (gateway/auth/header-parsing). */
   'strict-bearer': 'a strict Authorization header',
   /** More fields in the JSON answers (a request id, the version and uptime in the status object, an id per
-   * upstream and route, the limit and window of each rate-limit bucket, more fields in /__health__) and the
-   * health answer as application/health+json (gateway/data-plane/health-response-details). */
+   * upstream and route, the limit and window of each rate-limit bucket, `warnings` on every reload, empty when
+   * there is none, more fields in /__health__) and the health answer as application/health+json
+   * (gateway/data-plane/health-response-details, gateway/reload/warnings-absent-when-none). */
   'extra-fields': 'extra fields in answers',
   /** The keys of every JSON object answered in alphabetical order. */
   'sorted-keys': 'another key order',
