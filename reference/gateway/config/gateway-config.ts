@@ -16,6 +16,8 @@ export interface RouteConfig {
   path: string;
   /** Default round-robin. */
   strategy: Strategy;
+  /** Forward the path without the prefix (`/api/x` → `/x`, `/api` → `/`); default false: unchanged. */
+  stripPrefix: boolean;
   targets: TargetConfig[];
 }
 

@@ -24,7 +24,7 @@ export interface RawSite {
   host?: string;
   port: number;
   tls?: { cert?: string; key?: string; acme?: unknown };
-  routes?: { path: string; strategy?: Strategy; targets: { url: string; weight?: number }[] }[];
+  routes?: { path: string; strategy?: Strategy; stripPrefix?: boolean; targets: { url: string; weight?: number }[] }[];
   healthCheck?: Partial<HealthCheckConfig>;
   outlierDetection?: Partial<OutlierDetectionConfig>;
   retries?: { attempts?: number };
@@ -111,7 +111,7 @@ function normalizeRoutes(raw: NonNullable<RawSite['routes']>, at: At): RouteConf
       seen.set(key, t);
       return { url: target.url, weight: target.weight ?? SITE_DEFAULTS.weight };
     });
-    return { path: route.path, strategy: route.strategy ?? SITE_DEFAULTS.strategy, targets };
+    return { path: route.path, strategy: route.strategy ?? SITE_DEFAULTS.strategy, stripPrefix: route.stripPrefix ?? false, targets };
   });
 }
 

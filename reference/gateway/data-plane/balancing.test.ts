@@ -31,8 +31,8 @@ test('weighted-round-robin shares follow the weights; other strategies ignore th
     config([
       site({
         routes: [
-          { path: '/w', strategy: 'weighted-round-robin', targets },
-          { path: '/r', strategy: 'round-robin', targets },
+          { path: '/w', strategy: 'weighted-round-robin', stripPrefix: false, targets },
+          { path: '/r', strategy: 'round-robin', stripPrefix: false, targets },
         ],
       }),
     ]),
@@ -118,6 +118,31 @@ test('routes match the longest prefix on a segment boundary and forward the path
   } finally {
     await gateway.shutdown();
     await Promise.all([api, apiV2, root].map((u) => u.close()));
+  }
+});
+
+test('a route with stripPrefix forwards the rest of the path (always from /), its query kept; other routes forward it unchanged', async (t) => {
+  const up = await startUpstream('up');
+  const { gateway, port } = await startGateway(
+    config([
+      site({
+        routes: [
+          route('/api', [up.url], { stripPrefix: true }),
+          route('/v1/', [up.url], { stripPrefix: true }),
+          route('/keep', [up.url]),
+        ],
+      }),
+    ]),
+  );
+  try {
+    for (const path of ['/api', '/api/x/y?q=1', '/api?q=2', '/v1/z', '/keep/b']) t.is((await ask(port, path)).status, 200, path);
+    t.deepEqual(
+      up.hits.map((h) => h.url),
+      ['/', '/x/y?q=1', '/?q=2', '/z', '/keep/b'],
+    );
+  } finally {
+    await gateway.shutdown();
+    await up.close();
   }
 });
 

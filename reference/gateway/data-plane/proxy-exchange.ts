@@ -23,6 +23,8 @@ export interface ExchangeOptions {
   req: IncomingMessage;
   res: ServerResponse;
   route: RouteState;
+  /** The request target as sent upstream (after the target URL's own path). */
+  path: string;
   /** Extra attempts allowed (site retries); 0 for requests with a body, which cannot be sent twice. */
   retries: number;
   hasBody: boolean;
@@ -210,7 +212,7 @@ export class ProxyExchange {
     try {
       upstream.pool.dispatch(
         {
-          path: upstream.basePath + (o.req.url ?? '/'),
+          path: upstream.basePath + o.path,
           method: (o.req.method ?? 'GET') as Dispatcher.HttpMethod,
           headers: o.headers,
           body: o.hasBody ? o.req : null,

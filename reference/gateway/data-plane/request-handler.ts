@@ -8,7 +8,7 @@ import { renderMetrics, sendMetrics } from './metrics.ts';
 import { sendHealth, sendPlain } from './plain-responses.ts';
 import { ProxyExchange, type Traffic } from './proxy-exchange.ts';
 import { type CachedResponse, type ResponseCache, requestKey } from './response-cache.ts';
-import { findLongest, pathOf } from './route-match.ts';
+import { findLongest, pathOf, withoutPrefix } from './route-match.ts';
 import { type SiteState, type SiteTable, selectSite } from './site-table.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -148,6 +148,7 @@ export function createRequestHandler(
       req,
       res,
       route,
+      path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
       retries: body ? 0 : site.config.retries,
       hasBody: body,
       headers: upstreamRequestHeaders(req, client, scheme),

@@ -12,6 +12,13 @@ export function matchesPrefix(prefix: string, path: string): boolean {
   return path.length === prefix.length || prefix.endsWith('/') || path.charCodeAt(prefix.length) === 47; // '/'
 }
 
+/** The request target sent upstream by a route that strips its prefix (`prefix` matched `url`'s path):
+ * the rest of it, always starting with `/` (`/api/x?q` → `/x?q`, `/api` → `/`, `/api?q` → `/?q`). */
+export function withoutPrefix(prefix: string, url: string): string {
+  const rest = url.slice(prefix.length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /** Sorts once, longest prefix first, so the first match is the longest. */
 export function longestFirst<T extends { path: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => b.path.length - a.path.length);

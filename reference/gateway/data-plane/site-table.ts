@@ -12,6 +12,8 @@ import type { Upstream } from './upstream.ts';
 export interface RouteState {
   readonly path: string;
   readonly strategy: Strategy;
+  /** Set when the route forwards paths without its prefix. */
+  readonly stripPrefix: boolean;
   /** Replaced (never mutated) by runtime changes, with a new balancer. */
   targets: readonly RouteTarget[];
   balancer: Balancer;
@@ -47,7 +49,7 @@ export function setTargets(route: RouteState, targets: readonly RouteTarget[]): 
 function buildSite(site: SiteConfig, resolve: (url: string) => Upstream): SiteState {
   const routes = site.routes.map((route): RouteState => {
     const targets = route.targets.map((t) => ({ url: t.url, weight: t.weight, upstream: resolve(t.url) }));
-    return { path: route.path, strategy: route.strategy, targets, balancer: createBalancer(route.strategy, targets) };
+    return { path: route.path, strategy: route.strategy, stripPrefix: route.stripPrefix, targets, balancer: createBalancer(route.strategy, targets) };
   });
   const rateLimit = site.rateLimit;
   const routeBuckets = Object.entries(rateLimit?.routes ?? {}).map(([path, rule]) => ({

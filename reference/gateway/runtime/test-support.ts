@@ -65,7 +65,7 @@ export async function deadUrl(): Promise<string> {
 }
 
 export function route(path: string, urls: string[], extra: Partial<RouteConfig> = {}): RouteConfig {
-  return { path, strategy: 'round-robin', targets: urls.map((url) => ({ url, weight: 1 })), ...extra };
+  return { path, strategy: 'round-robin', stripPrefix: false, targets: urls.map((url) => ({ url, weight: 1 })), ...extra };
 }
 
 export function site(extra: Partial<SiteConfig> = {}): SiteConfig {
