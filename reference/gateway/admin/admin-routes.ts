@@ -34,14 +34,18 @@ export const CERTS_NOTE =
 const label = (site: string | undefined) => site ?? '*';
 
 /** add and weight: the change with its weight (optional for add, default 1), echoed back with `site` `*` for all. */
-function weightedRoute(path: string, weightRequired: boolean, apply: (runtime: GatewayRuntime, change: WeightedChange) => void): AdminRoute {
+function weightedRoute(
+  path: string,
+  weightRequired: boolean,
+  apply: (runtime: GatewayRuntime, change: WeightedChange) => void | Promise<void>,
+): AdminRoute {
   return {
     method: 'POST',
     path,
     body: true,
-    handle: ({ runtime, body }) => {
+    handle: async ({ runtime, body }) => {
       const change = weightedChange(body, weightRequired);
-      apply(runtime, change);
+      await apply(runtime, change);
       return { status: 'ok', site: label(change.site), route: change.route, target: change.target, weight: change.weight };
     },
   };
@@ -74,9 +78,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     method: 'POST',
     path: '/upstreams/remove',
     body: true,
-    handle: ({ runtime, body }) => {
+    handle: async ({ runtime, body }) => {
       const change = targetChange(body);
-      const removed = runtime.removeTarget(change);
+      const removed = await runtime.removeTarget(change);
       return { status: 'ok', removed, site: label(change.site), route: change.route, target: change.target };
     },
   },
@@ -85,11 +89,11 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     method: 'DELETE',
     path: '/cache/purge',
     body: false,
-    handle: ({ runtime, query }) => {
+    handle: async ({ runtime, query }) => {
       const url = query.get('url');
       if (url === null || url === '') throw badRequest('url: required (query parameter ?url=<absolute URL>)');
       absoluteHttpUrl(url, 'url');
-      return { status: 'ok', purged: runtime.purge(url), url };
+      return { status: 'ok', purged: await runtime.purge(url), url };
     },
   },
   { method: 'GET', path: '/rate-limits', body: false, handle: ({ runtime }) => runtime.rateLimits() },
@@ -97,9 +101,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     method: 'POST',
     path: '/ip-deny',
     body: true,
-    handle: ({ runtime, body }) => {
+    handle: async ({ runtime, body }) => {
       const cidr = requiredString(body, 'cidr');
-      runtime.denyAdd(cidr);
+      await runtime.denyAdd(cidr);
       return { status: 'ok', action: 'added', cidr };
     },
   },
@@ -107,9 +111,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     method: 'DELETE',
     path: '/ip-deny',
     body: true,
-    handle: ({ runtime, body }) => {
+    handle: async ({ runtime, body }) => {
       const cidr = requiredString(body, 'cidr');
-      runtime.denyRemove(cidr);
+      await runtime.denyRemove(cidr);
       return { status: 'ok', action: 'removed', cidr };
     },
   },

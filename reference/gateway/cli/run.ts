@@ -1,11 +1,17 @@
 // `gateway run [-c FILE]` (catalog gateway/cli/run-server): loads the config (an invalid one: `error:
 // <field>: <reason>` on stderr, exit 1), starts the gateway and, when global.admin is set, the admin server,
 // then prints one ready line. POST /shutdown, SIGTERM and SIGINT all take the same way out: stop accepting,
-// drain (bounded by global.shutdownTimeoutSecs), exit 0; a second signal exits at once.
+// drain (bounded by global.shutdownTimeoutSecs), exit 0; a second signal exits at once. With `workers` > 1
+// this process is the primary of that many worker processes (node:cluster; runtime/cluster-runtime.ts),
+// and a worker, started from the same entry, serves as its primary says (runtime/cluster-worker.ts).
+import cluster from 'node:cluster';
 import { createAdminServer } from '../admin/admin-server.ts';
 import { coldChange } from '../config/cold-change.ts';
 import { loadConfig } from '../config/load-config.ts';
-import { createGateway, type Gateway } from '../runtime/create-gateway.ts';
+import { startCluster } from '../runtime/cluster-runtime.ts';
+import { runClusterWorker } from '../runtime/cluster-worker.ts';
+import { createGateway } from '../runtime/create-gateway.ts';
+import type { GatewayRuntime } from '../runtime/gateway-runtime.ts';
 import type { CliIo } from './admin-commands.ts';
 import { loadConfigArg } from './load-config-arg.ts';
 
@@ -16,14 +22,25 @@ export function readyLine(ports: number[], admin: { host: string; port: number }
   return `gateway listening on ${ports.join(', ')}${admin === undefined ? '' : ` (admin ${hostPort(admin.host, admin.port)})`}\n`;
 }
 
+/** From here on a fault in one request must never end the process: one line, and carry on. */
+function keepRunning(log: (line: string) => void): void {
+  process.on('uncaughtException', (err) => log(`error: uncaught: ${err.message}`));
+  process.on('unhandledRejection', (reason) => log(`error: unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`));
+}
+
 /** Starts serving and returns undefined (the process then lives until shut down), or an exit code when it
  * cannot start. */
 export async function runGateway(args: string[], io: CliIo): Promise<number | undefined> {
+  const log = (line: string) => io.stderr(`${line}\n`);
+  if (cluster.isWorker) {
+    runClusterWorker(log);
+    keepRunning(log);
+    return undefined;
+  }
   const config = loadConfigArg('run', args, io);
   if (config === undefined) return 1;
-  const log = (line: string) => io.stderr(`${line}\n`);
 
-  let gateway: Gateway | undefined;
+  let gateway: (GatewayRuntime & { ports(): number[] }) | undefined;
   let stopping = false;
   let stopAdmin: () => Promise<void> = async () => {};
   const stop = () => {
@@ -40,7 +57,8 @@ export async function runGateway(args: string[], io: CliIo): Promise<number | un
   process.on('SIGINT', stop);
 
   try {
-    gateway = await createGateway(config, { loadConfig: (path) => loadConfig(path, io.env), coldChange, log });
+    const options = { loadConfig: (path: string) => loadConfig(path, io.env), coldChange, log };
+    gateway = config.workers > 1 ? await startCluster(config, options) : await createGateway(config, options);
   } catch (err) {
     io.stderr(`error: cannot start the gateway: ${(err as Error).message}\n`);
     return 1;
@@ -58,9 +76,7 @@ export async function runGateway(args: string[], io: CliIo): Promise<number | un
     }
     stopAdmin = () => admin.close();
   }
-  // From here on a fault in one request must never end the process: one line, and carry on.
-  process.on('uncaughtException', (err) => log(`error: uncaught: ${err.message}`));
-  process.on('unhandledRejection', (reason) => log(`error: unhandled rejection: ${reason instanceof Error ? reason.message : String(reason)}`));
+  keepRunning(log);
   io.stdout(readyLine(gateway.ports(), adminAddress));
   return undefined;
 }

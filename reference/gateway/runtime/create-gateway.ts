@@ -1,6 +1,8 @@
 // The running gateway: public listeners over the current site table, the upstream registry (stats, pools,
 // probes), runtime denies, and the GatewayRuntime operations the admin server calls. A reload builds a new
-// table and swaps it in; requests under way keep the one they started with.
+// table and swaps it in; requests under way keep the one they started with. A gateway of several workers
+// (runtime/cluster-*.ts) runs one of these in each process, each doing its part: the primary's checks every
+// change and probes, the workers' serve.
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { notCompiledInWarnings } from '../config/load-config.ts';
 import { DenyList, parseBlock } from '../data-plane/ip-filter.ts';
@@ -13,14 +15,14 @@ import { writePair } from './certs-reload.ts';
 import { type ConfigWatcher, watchConfig } from './config-watcher.ts';
 import {
   GatewayError,
-  type GatewayRuntime,
+  type LocalGatewayRuntime,
   type RateLimitCounters,
   type RouteEntry,
   type StatusObject,
   type TargetChange,
   type UpstreamEntry,
 } from './gateway-runtime.ts';
-import { type Listener, openListeners } from './listeners.ts';
+import { type Handler, type Listener, openListeners, type ReadTlsFile } from './listeners.ts';
 import { rateLimitCounters, statusObject, upstreamListing } from './listing.ts';
 import { reloadFailure } from './reload-messages.ts';
 import { addTarget, removeTarget, setWeight } from './runtime-changes.ts';
@@ -32,9 +34,30 @@ export interface GatewayOptions {
   /** The first cold field that differs between two configs, or undefined. */
   coldChange: (running: GatewayConfig, next: GatewayConfig) => string | undefined;
   log?: (line: string) => void;
+  /** Set in the processes of a gateway of several workers; without it one process does everything. */
+  part?: ControlPart | WorkerPart;
 }
 
-export type Gateway = GatewayRuntime & {
+/** The primary's gateway: no listeners; the health checks (each result told to onProbe), the file watcher
+ * (which runs the whole gateway's reload) and the checks of every change before the workers apply it. */
+export interface ControlPart {
+  role: 'control';
+  onProbe: (upstream: Upstream, ok: boolean, latencyMs: number | null) => void;
+  reloadOnChange: () => Promise<{ warnings: string[] }>;
+}
+
+/** A worker's gateway: the listeners, through the worker's handler; no probes (the primary's results are
+ * applied), no watcher; the table as the worker builds it; the TLS files as the primary read them; each
+ * ejection it starts or ends told to onOutlier. */
+export interface WorkerPart {
+  role: 'worker';
+  onOutlier: (upstream: Upstream) => void;
+  handlerFor: (plane: RunningGateway, configPort: number, scheme: 'http' | 'https') => Handler;
+  buildTable: (config: GatewayConfig, resolve: (url: string) => Upstream) => SiteTable;
+  readTlsFile: ReadTlsFile;
+}
+
+export type Gateway = LocalGatewayRuntime & {
   /** The bound public ports, one per configured port, in config order. */
   ports(): number[];
 };
@@ -42,13 +65,14 @@ export type Gateway = GatewayRuntime & {
 /** How often idle rate-limit windows are forgotten. */
 const RATE_LIMIT_SWEEP_MS = 10_000;
 
-class RunningGateway implements Gateway, DataPlane {
+export class RunningGateway implements Gateway, DataPlane {
   table: SiteTable;
   closing = false;
   readonly denies = new DenyList();
   readonly traffic: Traffic = { inflight: 0, retryInflight: 0 };
-  readonly #registry = new UpstreamRegistry();
+  readonly #registry: UpstreamRegistry;
   readonly #options: GatewayOptions;
+  readonly #part: ControlPart | WorkerPart | undefined;
   readonly #log: (line: string) => void;
   #listeners: Listener[] = [];
   #watcher: ConfigWatcher | undefined;
@@ -58,17 +82,35 @@ class RunningGateway implements Gateway, DataPlane {
 
   constructor(config: GatewayConfig, options: GatewayOptions) {
     this.#options = options;
+    this.#part = options.part;
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.table = buildSiteTable(config, this.#registry.resolve);
+    this.#registry = new UpstreamRegistry(
+      this.#part?.role === 'control'
+        ? { onProbe: this.#part.onProbe }
+        : this.#part?.role === 'worker'
+          ? { probing: false, onOutlier: this.#part.onOutlier }
+          : {},
+    );
+    this.table = this.#build(config);
     this.#registry.sync(this.table, false);
+  }
+
+  #build(config: GatewayConfig): SiteTable {
+    const part = this.#part;
+    return part?.role === 'worker' ? part.buildTable(config, this.#registry.resolve) : buildSiteTable(config, this.#registry.resolve);
   }
 
   async start(): Promise<void> {
     const config = this.table.config;
-    if (config.workers > 1) this.#log('workers: running 1 process (multi-process later)');
-    for (const warning of notCompiledInWarnings(config)) this.#log(`warning: ${warning}`);
+    const part = this.#part;
+    // The primary of several workers says what the config leaves unbuilt; its workers do not repeat it.
+    if (part?.role !== 'worker') for (const warning of notCompiledInWarnings(config)) this.#log(`warning: ${warning}`);
     try {
-      this.#listeners = await openListeners(config, (port, scheme) => createRequestHandler(this, port, scheme));
+      if (part?.role === 'worker') {
+        this.#listeners = await openListeners(config, (port, scheme) => part.handlerFor(this, port, scheme), part.readTlsFile);
+      } else if (part === undefined) {
+        this.#listeners = await openListeners(config, (port, scheme) => createRequestHandler(this, port, scheme));
+      }
     } catch (error) {
       await this.#registry.close();
       throw error;
@@ -87,6 +129,11 @@ class RunningGateway implements Gateway, DataPlane {
 
   upstreamList(): readonly Upstream[] {
     return this.#registry.list();
+  }
+
+  /** The upstream of a normalised URL, if routed to. */
+  upstream(key: string): Upstream | undefined {
+    return this.#registry.get(key);
   }
 
   requestEnded(): void {
@@ -113,6 +160,12 @@ class RunningGateway implements Gateway, DataPlane {
   }
 
   async reload(): Promise<{ warnings: string[] }> {
+    return this.applyConfig(this.readConfig());
+  }
+
+  /** Re-reads the file: the config a reload would apply; throws GatewayError bad-request (validation, cold
+   * change, unreadable). */
+  readConfig(): GatewayConfig {
     const running = this.table.config;
     let next: GatewayConfig;
     try {
@@ -127,12 +180,17 @@ class RunningGateway implements Gateway, DataPlane {
         `${cold}: changed in the config file; a restart is required to apply it (nothing was reloaded)`,
       );
     }
+    return next;
+  }
+
+  /** Runs on `next` from now on: runtime upstream changes and rate-limit counters start afresh. */
+  applyConfig(next: GatewayConfig): { warnings: string[] } {
     let table: SiteTable;
     try {
-      table = buildSiteTable(next, this.#registry.resolve);
+      table = this.#build(next);
     } catch (error) {
       this.#registry.sync(this.table, true);
-      throw reloadFailure(error, running.path);
+      throw reloadFailure(error, this.table.config.path);
     }
     this.table = table;
     this.#registry.sync(table, false);
@@ -213,9 +271,11 @@ class RunningGateway implements Gateway, DataPlane {
   /** Starts or stops the file watcher to match the current config's hotReload. */
   #followHotReload(): void {
     const config = this.table.config;
+    const part = this.#part;
+    if (part?.role === 'worker') return;
     if (config.hotReload && this.#watcher === undefined && !this.closing) {
       this.#watcher = watchConfig(config.path, () => {
-        this.reload().then(
+        (part === undefined ? this.reload() : part.reloadOnChange()).then(
           ({ warnings }) => {
             this.#log(`config reloaded from ${config.path}`);
             for (const warning of warnings) this.#log(`warning: ${warning}`);
@@ -231,7 +291,7 @@ class RunningGateway implements Gateway, DataPlane {
   }
 }
 
-export async function createGateway(config: GatewayConfig, options: GatewayOptions): Promise<Gateway> {
+export async function createGateway(config: GatewayConfig, options: GatewayOptions): Promise<RunningGateway> {
   const gateway = new RunningGateway(config, options);
   await gateway.start();
   return gateway;

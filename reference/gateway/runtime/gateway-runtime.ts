@@ -68,24 +68,41 @@ export interface TargetChange {
 
 export type RateLimitCounters = Record<string, Record<string, { passed: number; rejected: number }>>;
 
+type Awaitable<T> = T | Promise<T>;
+
+/** What the admin server asks of the running gateway. An answer may come later: a gateway of several worker
+ * processes (`workers` > 1) asks its workers first (runtime/cluster-runtime.ts). */
 export interface GatewayRuntime {
-  status(): StatusObject;
-  upstreams(): { upstreams: UpstreamEntry[]; routes: RouteEntry[] };
+  status(): Awaitable<StatusObject>;
+  upstreams(): Awaitable<{ upstreams: UpstreamEntry[]; routes: RouteEntry[] }>;
   /** Adds (or re-weights) the target on the route. */
-  addTarget(change: TargetChange & { weight: number }): void;
+  addTarget(change: TargetChange & { weight: number }): Awaitable<void>;
   /** False when the route exists but does not hold the target. */
-  removeTarget(change: TargetChange): boolean;
-  setWeight(change: TargetChange & { weight: number }): void;
+  removeTarget(change: TargetChange): Awaitable<boolean>;
+  setWeight(change: TargetChange & { weight: number }): Awaitable<void>;
   /** Re-reads and applies the file; throws GatewayError bad-request (validation, cold change, unreadable). */
   reload(): Promise<{ warnings: string[] }>;
   /** Throws GatewayError not-implemented without the cache feature. */
-  purge(url: string): boolean;
-  rateLimits(): RateLimitCounters;
+  purge(url: string): Awaitable<boolean>;
+  rateLimits(): Awaitable<RateLimitCounters>;
   /** Throws GatewayError bad-request for an invalid CIDR or IP. */
-  denyAdd(cidr: string): void;
-  denyRemove(cidr: string): void;
+  denyAdd(cidr: string): Awaitable<void>;
+  denyRemove(cidr: string): Awaitable<void>;
   /** Validates the pair and writes both files atomically; returns the absolute paths written. */
   certsReload(cert: string, key: string): Promise<{ certPath: string; keyPath: string }>;
   /** Stops accepting, drains in-flight requests (bounded by shutdownTimeoutSecs), closes everything. */
   shutdown(): Promise<void>;
+}
+
+/** The gateway of one process: every answer but reload, certsReload and shutdown comes at once. */
+export interface LocalGatewayRuntime extends GatewayRuntime {
+  status(): StatusObject;
+  upstreams(): { upstreams: UpstreamEntry[]; routes: RouteEntry[] };
+  addTarget(change: TargetChange & { weight: number }): void;
+  removeTarget(change: TargetChange): boolean;
+  setWeight(change: TargetChange & { weight: number }): void;
+  purge(url: string): boolean;
+  rateLimits(): RateLimitCounters;
+  denyAdd(cidr: string): void;
+  denyRemove(cidr: string): void;
 }

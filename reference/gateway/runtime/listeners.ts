@@ -1,12 +1,13 @@
 // The public listeners: one server per configured port, HTTPS when a site of the port has tls (the files
-// read once at start; SNI picks the site's certificate by host, the first TLS site's is the default).
+// read once at start; SNI picks the site's certificate by host, the first TLS site's is the default). A
+// cluster worker reads them from its primary's copies, taken when the gateway started (runtime/cluster-*.ts).
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { GatewayConfig, SiteConfig } from '../config/gateway-config.ts';
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** What a client may cost a listener: time to send its headers, to send a whole request, idle keep-alive. */
 export const CLIENT_LIMITS = {
@@ -32,10 +33,13 @@ export interface Listener {
   server: Server;
 }
 
-function readPair(site: SiteConfig & { tls: { cert: string; key: string } }): { cert: Buffer; key: Buffer } {
+/** Reads a TLS file of the config. */
+export type ReadTlsFile = (path: string) => Buffer;
+
+function readPair(site: SiteConfig & { tls: { cert: string; key: string } }, readFile: ReadTlsFile): { cert: Buffer; key: Buffer } {
   const read = (path: string, field: string): Buffer => {
     try {
-      return readFileSync(path);
+      return readFile(path);
     } catch (error) {
       throw new Error(`${field}: cannot read ${path}: ${(error as Error).message}`, { cause: error });
     }
@@ -43,13 +47,13 @@ function readPair(site: SiteConfig & { tls: { cert: string; key: string } }): { 
   return { cert: read(site.tls.cert, 'tls.cert'), key: read(site.tls.key, 'tls.key') };
 }
 
-function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'https') => Handler): Server {
+function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'https') => Handler, readFile: ReadTlsFile): Server {
   const tlsSites = sites.filter((site): site is SiteConfig & { tls: { cert: string; key: string } } => site.tls !== undefined);
   if (tlsSites.length === 0) return createHttpServer(SERVER_OPTIONS, handlerFor('http'));
   const byHost = new Map<string, SecureContext>();
   let fallback: { cert: Buffer; key: Buffer } | undefined;
   for (const site of tlsSites) {
-    const pair = readPair(site);
+    const pair = readPair(site, readFile);
     fallback ??= pair;
     if (site.host !== undefined && site.host !== '*' && !byHost.has(site.host)) byHost.set(site.host, createSecureContext(pair));
   }
@@ -79,13 +83,14 @@ function listen(server: Server, port: number, backlog: number | undefined): Prom
 export async function openListeners(
   config: GatewayConfig,
   handlerFor: (configPort: number, scheme: 'http' | 'https') => Handler,
+  readFile: ReadTlsFile = readFileSync,
 ): Promise<Listener[]> {
   const byPort = new Map<number, SiteConfig[]>();
   for (const site of config.sites) byPort.set(site.port, [...(byPort.get(site.port) ?? []), site]);
   const listeners: Listener[] = [];
   try {
     for (const [configPort, sites] of byPort) {
-      const server = createServerFor(sites, (scheme) => handlerFor(configPort, scheme));
+      const server = createServerFor(sites, (scheme) => handlerFor(configPort, scheme), readFile);
       const port = await listen(server, configPort, config.backlog);
       listeners.push({ configPort, port, server });
     }

@@ -21,8 +21,11 @@ export interface Server {
   port: number;
   /** What the process wrote on stderr so far. */
   stderr(): string;
-  /** CPU time the process and its descendants (nginx's worker) used so far, in ms; undefined without /proc. */
+  /** CPU time the process and its descendants (nginx's worker, the gateway's workers) used so far, in ms;
+   * undefined without /proc. */
   cpuMs(): CpuTime | undefined;
+  /** How many processes the server runs now (it and its descendants); undefined without /proc. */
+  processes(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -97,6 +100,12 @@ function treeCpuMs(pid: number): CpuTime | undefined {
   return time;
 }
 
+function treeSize(pid: number): number | undefined {
+  const children = readProc(`/proc/${pid}/task/${pid}/children`);
+  if (children === undefined) return undefined;
+  return 1 + children.trim().split(/\s+/).filter(Boolean).reduce((n, child) => n + (treeSize(Number(child)) ?? 0), 0);
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -114,7 +123,13 @@ export async function startServer(command: string[], port: number, cores: string
   child.stderr!.on('data', (c: Buffer) => {
     stderr += c.toString();
   });
-  const server: Server = { port, stderr: () => stderr, cpuMs: () => treeCpuMs(child.pid!), stop: () => stopChild(child) };
+  const server: Server = {
+    port,
+    stderr: () => stderr,
+    cpuMs: () => treeCpuMs(child.pid!),
+    processes: () => treeSize(child.pid!),
+    stop: () => stopChild(child),
+  };
   for (let waited = 0; waited < START_MS; waited += 50) {
     if (child.exitCode !== null || child.signalCode !== null) break;
     if (await portOpen(port)) return server;
