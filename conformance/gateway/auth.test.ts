@@ -48,7 +48,7 @@ async function primeCache(c: CaseContext, g: Gateway, up: Upstream, route: strin
   const path = freshPath(route);
   await c.need(`GET ${path}`, g.http.get(path));
   await c.need(`GET ${path} again`, g.http.get(path));
-  const seen = up.received.filter((r) => r.url === path).length;
+  const seen = up.got(path).length;
   if (seen !== 1) c.inconclusive(`the cache did not serve a repeated GET of ${path} (the upstream saw it ${seen} times): purge's effect cannot be judged`);
   return path;
 }
@@ -95,9 +95,9 @@ async function assertUnchanged(c: CaseContext, g: Gateway, up: Upstream, route: 
     const s = await send(g.from(w.denied), DATA, [up]);
     assert.ok(!s.reached, `ip-deny delete refused, yet ${w.denied} is no longer denied: ${fared(s)}`);
   } else if (name === 'cache-purge' && w.cached) {
-    const before = up.received.filter((r) => r.url === w.cached).length;
+    const before = up.got(w.cached).length;
     await g.http.get(w.cached);
-    assert.equal(up.received.filter((r) => r.url === w.cached).length, before, `purge refused, yet ${w.cached} was fetched from the upstream again`);
+    assert.equal(up.got(w.cached).length, before, `purge refused, yet ${w.cached} was fetched from the upstream again`);
   } else if (name === 'shutdown') {
     const res = await g.admin.get('/status');
     assert.ok(is2xx(res), `shutdown refused, yet GET /status (with the token) answers ${shown(res)}`);

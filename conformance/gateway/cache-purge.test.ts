@@ -17,8 +17,8 @@ async function cacheGateway(c: CaseContext): Promise<{ g: Gateway; up: Upstream 
   return { g, up: up! };
 }
 
-/** How often the upstream has seen the request path+query `path`. */
-const fetched = (up: Upstream, path: string): number => up.received.filter((r) => r.url === path).length;
+/** How often the upstream has seen the request sent as path+query `path`. */
+const fetched = (up: Upstream, path: string): number => up.got(path).length;
 
 /** GETs `path` twice: the second must come from the cache (else the case cannot judge a purge). */
 async function cached(c: CaseContext, g: Gateway, up: Upstream, path: string): Promise<void> {

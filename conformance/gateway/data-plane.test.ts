@@ -1,6 +1,7 @@
 // The public side the document names (document 001, "What the service does"): GET /__health__, the metrics
 // path, requests forwarded by route; and the reference's choices for what it leaves open (status codes,
 // prefix matching, no usable target). One shared gateway; a second site carries a rate limit.
+import { randomBytes } from 'node:crypto';
 import { check, type CaseContext } from '../harness/index.ts';
 import { is2xx, jsonObject, shown } from './admin-client.ts';
 import { type Gateway, sharedGateway } from './gateway.ts';
@@ -90,13 +91,25 @@ check('gateway/data-plane/metrics-format/prometheus-text-default-path', needs('m
   t.is((await g.site(2).get('/metrics')).status, 404, 'no metrics section');
 });
 
-check('gateway/data-plane/route-prefix-matching/segment-boundary-longest-wins', GATEWAY, async (t, c) => {
+check('gateway/data-plane/route-prefix-matching/segment-boundary-longest-wins-path-unchanged', GATEWAY, async (t, c) => {
   const { g, up } = await planeGateway(c);
   const all = Object.values(up);
-  t.deepEqual((await send(g.http, '/api/v2', all)).by, ['v2'], '/api/v2/… goes to the longer prefix');
-  t.deepEqual((await send(g.http, '/api/v1', all)).by, ['api'], '/api/v1/…');
-  const apix = await g.http.get('/apix');
-  t.is(up.api!.received.filter((r) => r.url === '/apix').length, 0, `/apix is not under /api: ${apix.status}`);
+  const v2 = await send(g.http, '/api/v2', all);
+  t.deepEqual(v2.by, ['v2'], `/api/v2/… goes to the longer prefix: ${fared(v2)}`);
+  t.deepEqual(v2.arrived, [v2.path], 'forwarded with its path unchanged');
+  const v1 = await send(g.http, '/api/v1', all);
+  t.deepEqual(v1.by, ['api'], fared(v1));
+  t.deepEqual(v1.arrived, [v1.path], 'forwarded with its path unchanged');
+  const apix = await send(g.http, '/apix', all);
+  t.deepEqual(apix.by, [], `/apix… is not under /api: ${fared(apix)}`);
+  // The prefix itself matches its route; a query tells this request apart.
+  const exact = `/api?r=${randomBytes(6).toString('hex')}`;
+  const res = await g.http.get(exact);
+  t.deepEqual(
+    all.flatMap((u) => u.received.filter((r) => r.url.endsWith(exact.slice(exact.indexOf('?')))).map((r) => `${u.name} ${r.url}`)),
+    [`api ${exact}`],
+    `GET ${exact}: ${res.status}`,
+  );
 });
 
 check('gateway/data-plane/no-upstream-available-503/removed-503-unreachable-502', GATEWAY, async (t, c) => {

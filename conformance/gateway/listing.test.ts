@@ -163,7 +163,7 @@ check('gateway/upstreams/entry-active-connections/in-flight-requests', GATEWAY, 
   t.is((await entryNow(c, g, up.slow)).active_connections, 0, 'before any request');
   const path = freshPath('/slow');
   const pending = g.http.request({ path, timeoutMs: 10_000 }).catch(() => undefined);
-  if (!(await waitFor(() => up.slow.received.some((r) => r.url === path), 5000))) c.inconclusive(`${path} did not reach the upstream`);
+  if (!(await waitFor(() => up.slow.got(path).length > 0, 5000))) c.inconclusive(`${path} did not reach the upstream`);
   t.is((await entryNow(c, g, up.slow)).active_connections, 1, 'while one request waits on the upstream');
   await pending;
   const after = await pollUntil(() => entryNow(c, g, up.slow), (e) => e.active_connections === 0, 2000);
@@ -290,7 +290,7 @@ check('gateway/upstream-state/busy/active-connection', GATEWAY, async (t, c) => 
   const { g, up } = await listedGateway(c);
   const path = freshPath('/busy');
   const pending = g.http.request({ path, timeoutMs: 10_000 }).catch(() => undefined);
-  if (!(await waitFor(() => up.busy.received.some((r) => r.url === path), 5000))) c.inconclusive(`${path} did not reach the upstream`);
+  if (!(await waitFor(() => up.busy.got(path).length > 0, 5000))) c.inconclusive(`${path} did not reach the upstream`);
   t.is((await entryNow(c, g, up.busy)).state, 'busy', 'while a request waits on the upstream');
   await pending;
 });

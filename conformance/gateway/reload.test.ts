@@ -8,7 +8,7 @@ import { type CaseContext, check, freePorts, releasePorts } from '../harness/ind
 import { errorBody, is2xx, jsonObject, listing, needOk, shown, successBody, type UpstreamsListing } from './admin-client.ts';
 import { clientAddress, type Gateway, sharedGateway, startGateway } from './gateway.ts';
 import { tlsFiles } from './tls.ts';
-import type { GatewaySetup, SiteSetup } from './setup.ts';
+import { type GatewaySetup, randomToken, type SiteSetup } from './setup.ts';
 import { GATEWAY, needs } from './target.ts';
 import { fared, send } from './traffic.ts';
 import { sharedUpstreams, spareUrl, startUpstreams, type Upstream } from './upstream.ts';
@@ -171,4 +171,22 @@ check('gateway/reload/warnings-absent-when-none/no-warnings-key', GATEWAY, async
   const { g } = await plainGateway(c);
   const body = await needOk(c, 'POST /reload', g.admin.post('/reload'));
   t.false('warnings' in body, JSON.stringify(body));
+});
+
+check('gateway/config/admin-token-reload/reload-refused-old-token-kept', GATEWAY, async (t, c) => {
+  const [a] = await startUpstreams(c, 'a');
+  const setup = oneRoute([a!]);
+  const g = await startGateway(c, setup);
+  const next = randomToken();
+  g.rewrite({ ...setup, admin: { tokenValue: next } });
+  const res = await g.admin.post('/reload');
+  if (errorBody(t, res, 400, 'POST /reload with global.admin.token changed in the file')) {
+    const message = String(jsonObject(res)?.message);
+    t.true(message.includes('global.admin.token'), `the message names global.admin.token: ${message}`);
+    t.regex(message, /restart/i, 'the message says a restart is needed');
+  }
+  const old = await g.admin.get('/status');
+  t.true(is2xx(old), `GET /status with the token the gateway started with: ${shown(old)}`);
+  const fresh = await g.admin.get('/status', { token: next });
+  t.is(fresh.status, 401, `GET /status with the token now in the file: ${shown(fresh)}`);
 });

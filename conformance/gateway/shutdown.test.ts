@@ -53,7 +53,7 @@ async function scenario(c: CaseContext, name: keyof typeof SCENARIOS): Promise<S
           (res) => ({ res, err: undefined }),
           (err: Error) => ({ res: undefined, err }),
         );
-        if (!(await waitFor(() => up!.received.some((r) => r.url === path), 5000))) throw new Error(`the request ${path} did not reach the upstream`);
+        if (!(await waitFor(() => up!.got(path).length > 0, 5000))) throw new Error(`the request ${path} did not reach the upstream`);
       }
       const admin = new AdminClient(new HttpClient(`http://${g.admin.address}`), g.admin.address, g.admin.token);
       const sentAt = Date.now();

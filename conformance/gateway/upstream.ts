@@ -1,7 +1,9 @@
 // Upstream servers the suite runs behind the gateway, recording what reaches them: which upstream got each
 // request, in what order (one sequence over all upstreams of the worker), with what headers. A case sets how
 // they answer (status, delay, headers), kills one (connections refused) and brings it back on the same port.
-// Requests to the health-check path are kept apart as probes.
+// Requests to the health-check path are kept apart as probes. A request is told by the tail of its path (its last
+// segment and query, unique per request: traffic.ts freshPath), which a gateway keeps whether it forwards the
+// path unchanged or without the route's prefix (catalog gateway/data-plane/route-prefix-matching).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { type CaseContext, listenOnFreePort, releasePorts } from '../harness/index.ts';
@@ -9,6 +11,17 @@ import { perFile } from '../harness/per-file.ts';
 
 /** The health-check path the suite's setups configure. */
 export const PROBE_PATH = '/probe';
+
+/** The part of a request path every forwarding keeps, with or without the route prefix: from the last `/` before
+ * the query on (`/c/r-1a2b?v=1` → `/r-1a2b?v=1`). */
+export function pathTail(path: string): string {
+  const query = path.indexOf('?');
+  const end = query < 0 ? path.length : query;
+  return path.slice(path.lastIndexOf('/', end - 1));
+}
+
+/** Whether `url`, as an upstream received it, is the request sent as `path` (the same tail, prefix kept or not). */
+export const sentAs = (url: string, path: string): boolean => url.endsWith(pathTail(path));
 
 export interface Received {
   /** Order of arrival over every upstream of this worker. */
@@ -40,8 +53,8 @@ export interface Upstream {
   answer: (req: Received) => Answer;
   /** How probes are answered; default 200. */
   probeAnswer: (req: Received) => Answer;
-  /** Requests of `received` whose path starts with `prefix`. */
-  seen(prefix: string): Received[];
+  /** Requests of `received` that were sent to the gateway as `path` (told by its tail: sentAs). */
+  got(path: string): Received[];
   /** Stops listening and drops every connection: the port refuses connections. */
   kill(): Promise<void>;
   /** Listens again on the same port. */
@@ -76,7 +89,7 @@ export async function recordingUpstream(name: string): Promise<Upstream> {
     probes: [],
     answer: echo,
     probeAnswer: () => ({ body: '{"status":"ok"}' }),
-    seen: (prefix) => up.received.filter((r) => r.url.startsWith(prefix)),
+    got: (path) => up.received.filter((r) => sentAs(r.url, path)),
     kill: async () => {
       alive = false;
       await new Promise<void>((resolve) => {
