@@ -114,8 +114,20 @@ variantSuite({
     },
     {
       // Answers shaped otherwise, on a JSON config: more fields, keys sorted, other labels and listings, other
-      // echoes, counts and defaults, OpenMetrics.
-      variants: ['extra-fields', 'sorted-keys', 'any-host-label', 'per-route-entries', 'last-secs-null', 'config-path-relative', 'counts-admin', 'normalised-echo', 'defaults-alt', 'openmetrics'],
+      // echoes, counts and defaults, OpenMetrics; every route's prefix stripped before forwarding.
+      variants: [
+        'extra-fields',
+        'sorted-keys',
+        'any-host-label',
+        'per-route-entries',
+        'last-secs-null',
+        'config-path-relative',
+        'counts-admin',
+        'normalised-echo',
+        'defaults-alt',
+        'openmetrics',
+        'strip-prefix',
+      ],
       args: DESCRIBE_JSON,
       informational: [
         // extra-fields: /__health__ with more fields, as application/health+json; `warnings: []` on a reload
@@ -137,6 +149,9 @@ variantSuite({
         'cache-purge/url-echo-and-variants/echo-and-head-dropped',
         // openmetrics (and defaults-alt: a metrics section without a path serves /-/metrics)
         'data-plane/metrics-format/prometheus-text-default-path',
+        // strip-prefix: `/api/v2/x` reaches the upstream as `/x` (how a path is matched and forwarded is
+        // "not spelled out")
+        'data-plane/route-prefix-matching/segment-boundary-longest-wins-path-unchanged',
       ].map(id),
     },
   ],

@@ -2,7 +2,8 @@
 // (variant-gateway-adapter.mjs lists them), durations as strings with a unit ("200ms", "60s"), the route's rate
 // limit inside the route entry. The file is read, its own keys checked and turned into the reference's raw form,
 // and the reference's validator (validateConfig) does the rest; the errors it raises are told back in the
-// variant's key names. Variants: strategies-alt, sniff-format, lenient-keys, defaults-alt, own-errors.
+// variant's key names. Variants: strategies-alt, sniff-format, lenient-keys, defaults-alt, own-errors,
+// strip-prefix (every route forwards the path without its prefix: the reference's route key stripPrefix).
 import { resolve } from 'node:path';
 import { ConfigError } from '../../../reference/gateway/config/config-error.ts';
 import type { GatewayConfig } from '../../../reference/gateway/config/gateway-config.ts';
@@ -190,7 +191,9 @@ export function loadVariantConfig(path: string, ctx: LoadContext): GatewayConfig
   const translator = new Translator(ctx);
   const translated = translator.config(raw);
   try {
-    return validateConfig(translated, absolute, format, ctx.env);
+    const config = validateConfig(translated, absolute, format, ctx.env);
+    if (!ctx.on('strip-prefix')) return config;
+    return { ...config, sites: config.sites.map((site) => ({ ...site, routes: site.routes.map((route) => ({ ...route, stripPrefix: true })) })) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const unset = /^refers to the environment variable (\w+), which is (not set|empty)$/.exec(error.reason);

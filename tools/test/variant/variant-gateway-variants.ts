@@ -63,6 +63,9 @@ export const GATEWAY_VARIANTS = {
   'sniff-format': 'format from the content',
   /** Unknown keys are ignored with a warning instead of refused (gateway/config/site-key-set). */
   'lenient-keys': 'unknown keys ignored',
+  /** Every route forwards the request path without its prefix (`/api/x?q` as `/x?q`, `/api` as `/`), as Traefik's
+   * StripPrefix or nginx's `proxy_pass http://up/;` do (gateway/data-plane/route-prefix-matching). */
+  'strip-prefix': 'the route prefix stripped before forwarding',
   /** Other defaults where the document gives none: global.shutdownTimeoutSecs 10, a metrics section without
    * a path served at /-/metrics (gateway/config/shutdown-timeout-default, gateway/data-plane/metrics-format). */
   'defaults-alt': 'other defaults',
