@@ -4,11 +4,10 @@
 // drain (bounded by global.shutdownTimeoutSecs), exit 0; a second signal exits at once. With `workers` > 1
 // this process is the primary of that many worker processes (node:cluster; runtime/cluster-runtime.ts),
 // and a worker, started from the same entry, serves as its primary says (runtime/cluster-worker.ts).
-import cluster from 'node:cluster';
 import { createAdminServer } from '../admin/admin-server.ts';
 import { coldChange } from '../config/cold-change.ts';
 import { loadConfig } from '../config/load-config.ts';
-import { startCluster } from '../runtime/cluster-runtime.ts';
+import { canFork, isGatewayWorker, startCluster } from '../runtime/cluster-runtime.ts';
 import { runClusterWorker } from '../runtime/cluster-worker.ts';
 import { createGateway } from '../runtime/create-gateway.ts';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.ts';
@@ -32,7 +31,7 @@ function keepRunning(log: (line: string) => void): void {
  * cannot start. */
 export async function runGateway(args: string[], io: CliIo): Promise<number | undefined> {
   const log = (line: string) => io.stderr(`${line}\n`);
-  if (cluster.isWorker) {
+  if (isGatewayWorker()) {
     runClusterWorker(log);
     keepRunning(log);
     return undefined;
@@ -58,7 +57,11 @@ export async function runGateway(args: string[], io: CliIo): Promise<number | un
 
   try {
     const options = { loadConfig: (path: string) => loadConfig(path, io.env), coldChange, log };
-    gateway = config.workers > 1 ? await startCluster(config, options) : await createGateway(config, options);
+    const several = config.workers > 1 && canFork();
+    if (config.workers > 1 && !several) {
+      log(`warning: workers: ${config.workers} needs the gateway to run its own workers, and this process is a worker of another cluster; serving in this process`);
+    }
+    gateway = several ? await startCluster(config, options) : await createGateway(config, options);
   } catch (err) {
     io.stderr(`error: cannot start the gateway: ${(err as Error).message}\n`);
     return 1;

@@ -43,6 +43,16 @@ interface Pending {
 
 export type ClusterOptions = Omit<GatewayOptions, 'part'>;
 
+/** Set in the environment of the primary's workers: the process is this gateway's worker (not a worker of
+ * another cluster, such as pm2's cluster mode, which runs the gateway itself as its worker). */
+export const WORKER_MARK = 'GATEWAY_WORKER_OF';
+
+/** Whether this process is a worker of a gateway's primary. */
+export const isGatewayWorker = (): boolean => cluster.isWorker && process.env[WORKER_MARK] !== undefined;
+
+/** Whether this process can fork workers (it is not itself a cluster worker). */
+export const canFork = (): boolean => cluster.isPrimary;
+
 /** How the workers share a port unless NODE_CLUSTER_SCHED_POLICY says otherwise (README.md, "Workers"). */
 const SCHEDULING_POLICY = cluster.SCHED_NONE;
 
@@ -233,7 +243,7 @@ export class ClusterGateway implements GatewayRuntime {
   }
 
   #fork(): void {
-    const worker = cluster.fork();
+    const worker = cluster.fork({ [WORKER_MARK]: String(process.pid) });
     this.#members.set(worker, { worker, pid: worker.process.pid!, startedAt: Date.now(), initialised: false, listening: false });
   }
 
