@@ -125,7 +125,7 @@ test('defaults: one site, one route', (t) => {
       host: undefined,
       port: 8080,
       tls: undefined,
-      routes: [{ path: '/', strategy: 'round-robin', targets: [{ url: 'http://127.0.0.1:9001', weight: 1 }] }],
+      routes: [{ path: '/', strategy: 'round-robin', stripPrefix: false, targets: [{ url: 'http://127.0.0.1:9001', weight: 1 }] }],
       healthCheck: undefined,
       outlierDetection: undefined,
       retries: 0,
