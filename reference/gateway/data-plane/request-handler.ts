@@ -1,6 +1,8 @@
 // The public listener's request pipeline, in order: GET /__health__; runtime denies and the site's
 // ipFilter.deny (403); site by Host (404 without one); the metrics path; rate-limit buckets (429); route by
-// longest prefix (404 without one); the response cache; the proxy exchange.
+// longest prefix (404 without one); the response cache; the proxy exchange. A worker of a gateway of several
+// processes hands two steps to its hooks: the metrics body and the rate-limit decision are the whole
+// gateway's (runtime/cluster-*.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { upstreamRequestHeaders } from './forward-headers.ts';
 import { type DenyList, matchesAny, parseClient } from './ip-filter.ts';
@@ -11,6 +13,14 @@ import { type CachedResponse, type ResponseCache, requestKey } from './response-
 import { findLongest, pathOf, withoutPrefix } from './route-match.ts';
 import { type SiteState, type SiteTable, selectSite } from './site-table.ts';
 import type { Upstream } from './upstream.ts';
+
+/** Steps a gateway of several processes takes for the whole gateway instead of this process's own. */
+export interface PipelineHooks {
+  /** The metrics path's body. */
+  metrics(): Promise<string>;
+  /** In place of the site's own buckets: 0 = allowed, else Retry-After seconds; a promise while it asks. */
+  rateLimit(site: SiteState, path: string, client: string): number | Promise<number>;
+}
 
 /** What the pipeline reads of the running gateway. */
 export interface DataPlane {
@@ -23,6 +33,7 @@ export interface DataPlane {
   upstreamList(): readonly Upstream[];
   /** Called when a request ends (the shutdown drain waits for inflight 0). */
   requestEnded(): void;
+  readonly hooks: PipelineHooks | undefined;
 }
 
 const HEALTH_PATH = '/__health__';
@@ -75,6 +86,10 @@ function sendCached(res: ServerResponse, entry: CachedResponse, now: number): vo
   res.end(res.req.method === 'HEAD' ? undefined : entry.body);
 }
 
+function sendRateLimited(res: ServerResponse, wait: number): void {
+  sendPlain(res, 429, { 'retry-after': String(wait) });
+}
+
 const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined ||
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
@@ -113,48 +128,83 @@ export function createRequestHandler(
       return;
     }
     const path = pathOf(url);
+    const hooks = plane.hooks;
     if (path === site.config.metricsPath && isRead(method)) {
-      sendMetrics(res, renderMetrics(plane.upstreamList(), traffic, Date.now()));
+      if (hooks === undefined) sendMetrics(res, renderMetrics(plane.upstreamList(), traffic, Date.now()));
+      else hooks.metrics().then((text) => !res.destroyed && sendMetrics(res, text), () => !res.destroyed && sendPlain(res, 503));
       return;
     }
     const client = clientKey(address);
-    if (site.siteBucket !== undefined || site.routeBuckets.length > 0) {
+    if (hooks !== undefined) {
+      const wait = hooks.rateLimit(site, path, client);
+      if (typeof wait !== 'number') {
+        wait.then(
+          (seconds) => {
+            if (res.destroyed) return;
+            if (seconds > 0) sendRateLimited(res, seconds);
+            else exchange = routed(plane, req, res, site, url, path, client, scheme);
+          },
+          () => !res.destroyed && sendPlain(res, 503),
+        );
+        return;
+      }
+      if (wait > 0) {
+        sendRateLimited(res, wait);
+        return;
+      }
+    } else if (site.siteBucket !== undefined || site.routeBuckets.length > 0) {
       const wait = rateLimited(site, path, client, Date.now());
       if (wait > 0) {
-        sendPlain(res, 429, { 'retry-after': String(wait) });
+        sendRateLimited(res, wait);
         return;
       }
     }
-    const route = findLongest(site.routesLongestFirst, path);
-    if (route === undefined) {
-      sendPlain(res, 404);
-      return;
-    }
-    let cache: { store: ResponseCache; key: string } | undefined;
-    if (site.cache !== undefined && isRead(method)) {
-      const key = requestKey(scheme, req.headers.host, url);
-      if (key !== undefined) {
-        const now = Date.now();
-        const entry = site.cache.get(key, method!, req.headers, now);
-        if (entry !== undefined) {
-          sendCached(res, entry, now);
-          return;
-        }
-        cache = { store: site.cache, key };
-      }
-    }
-    const body = hasBody(req);
-    exchange = new ProxyExchange({
-      req,
-      res,
-      route,
-      path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
-      retries: body ? 0 : site.config.retries,
-      hasBody: body,
-      headers: upstreamRequestHeaders(req, client, scheme),
-      traffic,
-      cache,
-    });
-    exchange.start();
+    exchange = routed(plane, req, res, site, url, path, client, scheme);
   };
+}
+
+/** The steps after the rate limits: the route, the cache, the proxy exchange (returned once started). */
+function routed(
+  plane: DataPlane,
+  req: IncomingMessage,
+  res: ServerResponse,
+  site: SiteState,
+  url: string,
+  path: string,
+  client: string,
+  scheme: 'http' | 'https',
+): ProxyExchange | undefined {
+  const method = req.method;
+  const route = findLongest(site.routesLongestFirst, path);
+  if (route === undefined) {
+    sendPlain(res, 404);
+    return undefined;
+  }
+  let cache: { store: ResponseCache; key: string } | undefined;
+  if (site.cache !== undefined && isRead(method)) {
+    const key = requestKey(scheme, req.headers.host, url);
+    if (key !== undefined) {
+      const now = Date.now();
+      const entry = site.cache.get(key, method!, req.headers, now);
+      if (entry !== undefined) {
+        sendCached(res, entry, now);
+        return undefined;
+      }
+      cache = { store: site.cache, key };
+    }
+  }
+  const body = hasBody(req);
+  const exchange = new ProxyExchange({
+    req,
+    res,
+    route,
+    path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
+    retries: body ? 0 : site.config.retries,
+    hasBody: body,
+    headers: upstreamRequestHeaders(req, client, scheme),
+    traffic: plane.traffic,
+    cache,
+  });
+  exchange.start();
+  return exchange;
 }

@@ -116,10 +116,6 @@ export class WorkerLimiter {
     return { config: table.config, sites, ports };
   };
 
-  limited(site: SiteState): boolean {
-    return this.#limits.has(site);
-  }
-
   /**
    * The data plane's order: the site bucket first, then the longest matching route bucket (a request the
    * route bucket refuses has used its site share). 0 = allowed, else the seconds of Retry-After; a promise

@@ -3,8 +3,6 @@
 // each change the primary sends before answering it, and drains and exits when told to. It never reads the
 // config file, probes or watches; signals are its primary's to handle (a terminal's Ctrl-C reaches the
 // whole process group): a worker without its primary exits at once (node:cluster's own rule).
-import { createRequestHandler } from '../data-plane/request-handler.ts';
-import { workerHandler } from './cluster-handler.ts';
 import { type LeaseAnswer, WorkerLimiter } from './cluster-limits.ts';
 import type { Change, ToPrimary, ToWorker, WorkerInit, WorkerSnapshot } from './cluster-protocol.ts';
 import { RunningGateway } from './create-gateway.ts';
@@ -69,7 +67,7 @@ async function start(init: WorkerInit, log: (line: string) => void, questions: Q
     log,
     part: {
       role: 'worker',
-      handlerFor: (plane, port, scheme) => workerHandler(plane, port, createRequestHandler(plane, port, scheme), { limiter, metrics }),
+      hooks: { metrics, rateLimit: (site, path, client) => limiter.decide(site, path, client) },
       buildTable: limiter.buildTable,
       onOutlier: (upstream) => send({ t: 'outlier', key: upstream.key, ejectedUntil: upstream.ejectedUntil, ejectionMs: upstream.ejectionMs }),
       readTlsFile: (path) => {

@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config/gateway-config.ts';
 import { notCompiledInWarnings } from '../config/load-config.ts';
 import { DenyList, parseBlock } from '../data-plane/ip-filter.ts';
 import type { Traffic } from '../data-plane/proxy-exchange.ts';
-import { createRequestHandler, type DataPlane } from '../data-plane/request-handler.ts';
+import { createRequestHandler, type DataPlane, type PipelineHooks } from '../data-plane/request-handler.ts';
 import { purgeKey } from '../data-plane/response-cache.ts';
 import { buildSiteTable, type SiteTable } from '../data-plane/site-table.ts';
 import type { Upstream } from '../data-plane/upstream.ts';
@@ -22,7 +22,7 @@ import {
   type TargetChange,
   type UpstreamEntry,
 } from './gateway-runtime.ts';
-import { type Handler, type Listener, openListeners, type ReadTlsFile } from './listeners.ts';
+import { type Listener, openListeners, type ReadTlsFile } from './listeners.ts';
 import { rateLimitCounters, statusObject, upstreamListing } from './listing.ts';
 import { reloadFailure } from './reload-messages.ts';
 import { addTarget, removeTarget, setWeight } from './runtime-changes.ts';
@@ -46,13 +46,13 @@ export interface ControlPart {
   reloadOnChange: () => Promise<{ warnings: string[] }>;
 }
 
-/** A worker's gateway: the listeners, through the worker's handler; no probes (the primary's results are
+/** A worker's gateway: the listeners, with the whole gateway's metrics and rate limits (hooks); no probes (the primary's results are
  * applied), no watcher; the table as the worker builds it; the TLS files as the primary read them; each
  * ejection it starts or ends told to onOutlier. */
 export interface WorkerPart {
   role: 'worker';
   onOutlier: (upstream: Upstream) => void;
-  handlerFor: (plane: RunningGateway, configPort: number, scheme: 'http' | 'https') => Handler;
+  hooks: PipelineHooks;
   buildTable: (config: GatewayConfig, resolve: (url: string) => Upstream) => SiteTable;
   readTlsFile: ReadTlsFile;
 }
@@ -70,6 +70,7 @@ export class RunningGateway implements Gateway, DataPlane {
   closing = false;
   readonly denies = new DenyList();
   readonly traffic: Traffic = { inflight: 0, retryInflight: 0 };
+  readonly hooks: PipelineHooks | undefined;
   readonly #registry: UpstreamRegistry;
   readonly #options: GatewayOptions;
   readonly #part: ControlPart | WorkerPart | undefined;
@@ -83,6 +84,7 @@ export class RunningGateway implements Gateway, DataPlane {
   constructor(config: GatewayConfig, options: GatewayOptions) {
     this.#options = options;
     this.#part = options.part;
+    this.hooks = this.#part?.role === 'worker' ? this.#part.hooks : undefined;
     this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.#registry = new UpstreamRegistry(
       this.#part?.role === 'control'
@@ -106,10 +108,9 @@ export class RunningGateway implements Gateway, DataPlane {
     // The primary of several workers says what the config leaves unbuilt; its workers do not repeat it.
     if (part?.role !== 'worker') for (const warning of notCompiledInWarnings(config)) this.#log(`warning: ${warning}`);
     try {
-      if (part?.role === 'worker') {
-        this.#listeners = await openListeners(config, (port, scheme) => part.handlerFor(this, port, scheme), part.readTlsFile);
-      } else if (part === undefined) {
-        this.#listeners = await openListeners(config, (port, scheme) => createRequestHandler(this, port, scheme));
+      if (part?.role !== 'control') {
+        const readTlsFile = part?.role === 'worker' ? part.readTlsFile : undefined;
+        this.#listeners = await openListeners(config, (port, scheme) => createRequestHandler(this, port, scheme), readTlsFile);
       }
     } catch (error) {
       await this.#registry.close();
