@@ -1,8 +1,9 @@
 // The processes of the gateway benchmark, each on a loopback port and pinned (when taskset exists): the
 // two upstreams and the proxies on core 0. The proxies are the reference gateway (its bundle, with the
 // config a user would write), nginx (one worker, keep-alive pool over the same two upstreams) and the
-// bare http-proxy forwarder (../bare-proxy.mjs, one upstream: it has no balancer). Every process is
-// started and stopped by its own PID.
+// bare http-proxy forwarder (../bare-proxy.mjs, one upstream: it has no balancer), and the floor of the
+// gateway's own stack, node:http over an undici pool with nothing between (../undici-floor.mjs). Every
+// process is started and stopped by its own PID.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,6 +70,7 @@ export const PROXIES: ProxySpec[] = [
   gatewayPeer('gateway', 1),
   ...(NGINX === undefined ? [] : [{ name: 'nginx', command: (dir: string, port: number, up: number[]) => [NGINX!, '-c', nginxConf(dir, port, up)] }]),
   { name: 'http-proxy (bare)', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/bare-proxy.mjs'), String(port), String(up[0])] },
+  { name: 'undici (floor)', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/undici-floor.mjs'), String(port), String(up[0])] },
 ];
 
 export const upstreamCommand = (port: number): string[] => [NODE, join(PROJECT_ROOT, 'tools/bench/upstream.mjs'), String(port)];
