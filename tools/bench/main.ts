@@ -3,7 +3,8 @@
 // Rounds interleave the peers (A B C, A B C, ...) and each peer's median is used.
 // The translate benchmarks (translate/) time the translation reference the same way: rounds, medians,
 // and Apertium through the service against the bare command. The gateway benchmarks (gateway/) proxy
-// through the gateway reference against nginx and the bare forwarder, with wrk. `--only` picks
+// through the gateway reference against nginx and the bare forwarder, with wrk. The recipe manager's store
+// (recipes/) writes durably against plain lowdb. `--only` picks
 // benchmarks; see --help.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { freePorts } from '../../conformance/harness/free-ports.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { benchGateway } from './gateway/proxy.ts';
+import { benchRecipesStore } from './recipes/store-writes.ts';
 import { FILE_PEERS, HAS_TASKSET, NGINX, type Peer, PROXY_PEERS, startProcess } from './peers.ts';
 import { benchApertium } from './translate/apertium.ts';
 import { benchLocalization } from './translate/localization.ts';
@@ -24,6 +26,7 @@ const GROUPS: Record<string, string[]> = {
   static: ['small-file', 'proxy'],
   translate: ['translate-localization', 'apertium-throughput', 'speech-rtf'],
   gateway: ['gateway-proxy', 'gateway-workers'],
+  recipes: ['recipes-store-writes'],
 };
 const NAMES = Object.values(GROUPS).flat();
 const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S] [--connections C]
@@ -32,6 +35,7 @@ const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S
                        static:    ${GROUPS.static!.join(', ')}
                        translate: ${GROUPS.translate!.join(', ')}
                        gateway:   ${GROUPS.gateway!.join(', ')}
+                       recipes:   ${GROUPS.recipes!.join(', ')}
   --rounds N         rounds per benchmark; medians are reported (default 3)
   --duration S       seconds of load per static or gateway round (default 5)
   --connections C    concurrent connections of the static or gateway load (default 32)
@@ -156,6 +160,7 @@ async function main(): Promise<void> {
     const options = { rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS };
     await benchGateway({ ...options, proxy: SELECTED.has('gateway-proxy'), workers: SELECTED.has('gateway-workers') });
   }
+  if (SELECTED.has('recipes-store-writes')) await benchRecipesStore(ROUNDS);
 }
 
 await main();

@@ -5,7 +5,7 @@
 // durable store with one caller (the latency of one durable write). The peers alternate their order each round;
 // each one's median is used. Goal of the recipe manager: >= 300 durable writes/s at 10,000 recipes.
 //
-// Alone: npx tsx tools/bench/recipes-store.ts [--rounds N] [--duration S]
+// Alone: npx tsx tools/bench/recipes/store-writes.ts [--rounds N] [--duration S]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import { emptyRecipesData, openRecipesStore, type RecipesData } from '../../reference/recipes/store/index.ts';
-import { sampleRecipe } from '../../reference/recipes/store/sample-recipe.ts';
+import { emptyRecipesData, openRecipesStore, type RecipesData } from '../../../reference/recipes/store/index.ts';
+import { sampleRecipe } from '../../../reference/recipes/store/sample-recipe.ts';
 
 const RECIPES = 10_000;
 const CALLERS = 32;
