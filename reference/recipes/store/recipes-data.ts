@@ -15,6 +15,8 @@ export interface User {
   role: Role;
   isActive: boolean;
   emailVerified: boolean;
+  /** Raised by a password reset: bearer tokens carrying an older version are refused (auth/access.ts). */
+  tokenVersion: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -57,7 +59,8 @@ export interface Invite {
   id: string;
   /** Hash of the token sent in the link. */
   tokenHash: string;
-  createdBy: string;
+  /** The admin who created it (null when made outside the API). */
+  createdBy: string | null;
   createdAt: string;
   expiresAt: string;
   usedAt?: string;
@@ -69,6 +72,8 @@ export type TokenPurpose = 'verify-email' | 'reset-password';
 
 /** A single-use token, keyed by its hash (the token itself is only in the link). */
 export interface OneTimeToken {
+  /** Public id (a UUID), not the token. */
+  id: string;
   purpose: TokenPurpose;
   userId: string;
   createdAt: string;

@@ -1,0 +1,96 @@
+// The recipe manager's HTTP server: polka, every endpoint under /api, GET /health beside it, JSON errors with the
+// catalog's statuses and never a stack trace (recipes/errors/*). Faults are logged (message and stack) and
+// answered 500 {"error": "Internal server error"}.
+import { once } from 'node:events';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import polka from 'polka';
+import type { AuthConfig } from '../auth/index.ts';
+import { resolveAppUrl } from '../mail/index.ts';
+import type { RecipesStore } from '../store/index.ts';
+import { ApiError, toApiError } from './api-error.ts';
+import { mountAuth } from './auth-handler.ts';
+import { DEFAULT_JSON_LIMIT, sendError, sendJson } from './json-io.ts';
+import { createContext, type Log, type ServerContext } from './server-context.ts';
+import { mountSetup } from './setup-handler.ts';
+
+export interface RecipesServerOptions {
+  readonly store: RecipesStore;
+  readonly auth: AuthConfig;
+  readonly port?: number;
+  readonly host?: string | undefined;
+  /** APP_URL as given; default http://localhost:<listening port>. */
+  readonly appUrl?: string | undefined;
+  readonly jsonLimit?: number;
+  readonly mailTimeoutMs?: number;
+  readonly log?: Log;
+}
+
+export interface RecipesServer {
+  readonly server: Server;
+  readonly port: number;
+  /** http://<host>:<port>, for tests and the start-up line. */
+  readonly url: string;
+  readonly context: ServerContext;
+  /** Stops accepting, ends idle keep-alive connections, waits for requests in flight. Not the store. */
+  close(): Promise<void>;
+}
+
+const startedAt = Date.now();
+
+function health(_req: unknown, res: Parameters<typeof sendJson>[0]): void {
+  sendJson(res, 200, { status: 'ok', uptime: Math.round((Date.now() - startedAt) / 1000) });
+}
+
+export async function startRecipesServer(options: RecipesServerOptions): Promise<RecipesServer> {
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const server = createHttpServer();
+  let appUrl: string | undefined;
+  const context = createContext({
+    store: options.store,
+    auth: options.auth,
+    // Resolved once listening: its default needs the port actually bound.
+    appUrl: () => appUrl!,
+    jsonLimit: options.jsonLimit ?? DEFAULT_JSON_LIMIT,
+    log,
+    ...(options.mailTimeoutMs === undefined ? {} : { mailTimeoutMs: options.mailTimeoutMs }),
+  });
+
+  const app = polka({
+    server,
+    onError(err, req, res) {
+      const { error, internal } = toApiError(err);
+      if (internal) {
+        const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        log(`${req.method} ${req.originalUrl ?? req.url}: ${detail}`);
+      }
+      sendError(res, error);
+    },
+    // Unknown paths, and known paths with another method (recipes/errors/not-found).
+    onNoMatch(req, res) {
+      sendError(res, new ApiError(404, `No route for ${req.method} ${req.path}`));
+    },
+  });
+  app.get('/health', health);
+  app.get('/api/health', health);
+  mountSetup(app, context);
+  mountAuth(app, context);
+
+  app.listen(options.port ?? 0, options.host);
+  await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
+  const { port } = server.address() as AddressInfo;
+  appUrl = resolveAppUrl(options.appUrl, port);
+  const host = options.host === undefined || options.host.includes(':') ? (options.host ? `[${options.host}]` : 'localhost') : options.host;
+  return {
+    server,
+    port,
+    url: `http://${host}:${port}`,
+    context,
+    async close() {
+      const closed = once(server, 'close');
+      server.close();
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}

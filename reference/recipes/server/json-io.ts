@@ -1,0 +1,83 @@
+// JSON in and out (catalog recipes/api/json-representation, recipes/limits/json-body-size, recipes/errors/*).
+// A request body is read only when it is JSON (application/json or any +json type; else 415), at most `limit`
+// bytes (a larger Content-Length is refused before reading, a body that grows past it is cut off: 413), and must
+// be a JSON object (else 400). A request without a body reads as {}, so the missing fields are named.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './api-error.ts';
+
+export const DEFAULT_JSON_LIMIT = 1024 * 1024;
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, error: ApiError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // A refused body may still be arriving: do not keep the connection for another request behind it.
+  const close: Record<string, string> = error.status === 413 || error.status === 415 ? { Connection: 'close' } : {};
+  sendJson(res, error.status, error.body, { ...error.headers, ...close });
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** The request's JSON object body, or an ApiError (400, 413, 415). */
+export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  if (!hasBody(req)) return {};
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+  if (!JSON_TYPE.test(type)) {
+    throw new ApiError(415, 'Request body must be JSON (Content-Type: application/json)');
+  }
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) throw tooLarge(limit);
+  const text = await readText(req, limit);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'Malformed JSON body');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ApiError(400, 'Request body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The body as UTF-8, or a 413 as soon as it passes `limit`. The rest is then read and dropped rather than the
+ * stream destroyed: destroying a request closes its socket before the 413 can be sent.
+ */
+function readText(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData).off('end', onEnd);
+      req.resume();
+      reject(tooLarge(limit));
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    req.on('data', onData).on('end', onEnd).on('error', reject);
+  });
+}
+
+const tooLarge = (limit: number) => new ApiError(413, `Request body larger than ${limit} bytes`);

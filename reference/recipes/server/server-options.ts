@@ -1,0 +1,45 @@
+// The server's deployment variables, read and checked once at start-up; every error names the variable, the
+// value and the bound (catalog recipes/config/*):
+//
+//   PORT             TCP port, default 3000 (0: any free port, for tests)
+//   RECIPES_HOST     address to bind, default all interfaces (Node's default: :: with IPv4 mapped, else 0.0.0.0)
+//   APP_URL          base of the links in mails, default http://localhost:<listening port> (mail/mail-links.ts)
+//   JWT_SECRET, JWT_EXPIRES_IN   see auth/auth-config.ts: the process refuses to start without a usable secret
+//   RECIPES_DB_FILE  the data file, see store/ (README "Storage")
+import { type AuthConfig, loadAuthConfig } from '../auth/index.ts';
+import { resolveAppUrl } from '../mail/index.ts';
+import { DEFAULT_JSON_LIMIT } from './json-io.ts';
+
+export const DEFAULT_PORT = 3000;
+
+export interface ServerOptions {
+  readonly port: number;
+  /** undefined: every interface. */
+  readonly host: string | undefined;
+  readonly auth: AuthConfig;
+  /** APP_URL as given (resolved once the port is known, for its default). */
+  readonly appUrl: string | undefined;
+  readonly jsonLimit: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_PORT;
+  const port = /^\d{1,5}$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535)) throw new ConfigError(`PORT: ${JSON.stringify(value)} is not a port number from 0 to 65535`);
+  return port;
+}
+
+/** The options from the environment, or a ConfigError / AuthError (config) naming the variable. */
+export function serverOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): ServerOptions {
+  const port = parsePort(env['PORT']);
+  const auth = loadAuthConfig(env);
+  const appUrl = env['APP_URL'];
+  // Checked now, with a stand-in port, so a bad APP_URL stops the start rather than the first registration.
+  resolveAppUrl(appUrl, port || DEFAULT_PORT);
+  const host = env['RECIPES_HOST']?.trim();
+  return { port, host: host === '' ? undefined : host, auth, appUrl, jsonLimit: DEFAULT_JSON_LIMIT };
+}
