@@ -1,4 +1,4 @@
-// Validation of the account fields of register, setup and login (catalog recipes/auth/register-payload,
+// Validation of the account fields of register, setup, login, forgot- and reset-password (catalog recipes/auth/register-payload,
 // email-normalization, password-policy). Every problem is collected, so one 400 names every field at fault.
 import { passwordProblem } from '../auth/index.ts';
 import { type FieldProblem, validationError } from './api-error.ts';
@@ -58,15 +58,33 @@ export function newAccountOf(body: Record<string, unknown>): NewAccount {
   };
 }
 
+const stringProblem = (value: unknown) => (value === undefined ? 'is required' : typeof value !== 'string' ? 'must be a string' : undefined);
+
 /** Login's email and password: present and strings (their worth is the password check's business). */
 export function credentialsOf(body: Record<string, unknown>): { email: string; password: string } {
   const problems: FieldProblem[] = [];
-  for (const field of ['email', 'password'] as const) {
-    const value = body[field];
-    check(problems, field, value === undefined ? 'is required' : typeof value !== 'string' ? 'must be a string' : undefined);
-  }
+  for (const field of ['email', 'password'] as const) check(problems, field, stringProblem(body[field]));
   if (problems.length > 0) throw validationError(problems);
   return { email: normalizeEmail(body['email'] as string), password: body['password'] as string };
+}
+
+/**
+ * Forgot-password's email, normalised: present and a string. Its shape is not judged: an address no account
+ * can have gets the answer an unknown one gets (recipes/auth/forgot-password-response).
+ */
+export function forgotEmailOf(body: Record<string, unknown>): string {
+  const problem = stringProblem(body['email']);
+  if (problem !== undefined) throw validationError([{ field: 'email', message: problem }]);
+  return normalizeEmail(body['email'] as string);
+}
+
+/** Reset-password's token (a string; its worth is the redeem's business) and new password (the policy). */
+export function passwordResetOf(body: Record<string, unknown>): { token: string; password: string } {
+  const problems: FieldProblem[] = [];
+  check(problems, 'token', stringProblem(body['token']));
+  check(problems, 'password', newPasswordProblem(body['password']));
+  if (problems.length > 0) throw validationError(problems);
+  return { token: body['token'] as string, password: body['password'] as string };
 }
 
 /** An optional string field (inviteToken), or a 400 naming it. */

@@ -3,16 +3,7 @@
 // (catalog recipes/setup/*, recipes/auth/*, recipes/email/*).
 import test from 'ava';
 import { type ReceivedMail, startSmtpServer } from '../mail/test-smtp.ts';
-import { ADMIN, COOK, startTestServer, type TestServer } from './test-server.ts';
-
-async function withServer(run: (s: TestServer) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
-  const s = await startTestServer(env);
-  try {
-    await run(s);
-  } finally {
-    await s.close();
-  }
-}
+import { ADMIN, COOK, type TestServer, withServer } from './test-server.ts';
 
 const setup = (s: TestServer) => s.api('POST', '/api/admin/setup', { json: ADMIN });
 

@@ -59,3 +59,18 @@ export function markEmailVerified(ctx: ServerContext, id: string): Promise<boole
     return true;
   });
 }
+
+/**
+ * Sets a new password hash and raises the token version, so every bearer token issued before is refused
+ * (recipes/auth/jwt-claims); false when the user no longer exists.
+ */
+export function replacePassword(ctx: ServerContext, id: string, passwordHash: string): Promise<boolean> {
+  return ctx.store.update((draft) => {
+    const user = draft.users[id];
+    if (user === undefined) return false;
+    user.passwordHash = passwordHash;
+    user.tokenVersion += 1;
+    user.updatedAt = new Date().toISOString();
+    return true;
+  });
+}

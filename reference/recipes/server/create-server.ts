@@ -11,7 +11,9 @@ import type { RecipesStore } from '../store/index.ts';
 import { ApiError, toApiError } from './api-error.ts';
 import { mountAuth } from './auth-handler.ts';
 import { DEFAULT_JSON_LIMIT, sendError, sendJson } from './json-io.ts';
+import { mountPasswordReset } from './password-handler.ts';
 import { createContext, type Log, type ServerContext } from './server-context.ts';
+import { mountSettings } from './settings-handler.ts';
 import { mountSetup } from './setup-handler.ts';
 
 export interface RecipesServerOptions {
@@ -75,6 +77,8 @@ export async function startRecipesServer(options: RecipesServerOptions): Promise
   app.get('/api/health', health);
   mountSetup(app, context);
   mountAuth(app, context);
+  mountPasswordReset(app, context);
+  mountSettings(app, context);
 
   app.listen(options.port ?? 0, options.host);
   await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);

@@ -79,5 +79,28 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
 }
 
+/** Runs `run` against a fresh test server, closed afterwards whatever happens. */
+export async function withServer(run: (s: TestServer) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
+  const s = await startTestServer(env);
+  try {
+    await run(s);
+  } finally {
+    await s.close();
+  }
+}
+
 export const ADMIN = { email: 'Admin@Example.org', password: 'correct horse battery', name: 'Ada Admin' };
 export const COOK = { email: ' Cook.Funke@Example.org ', password: 'blue man group #1', name: 'Tobias Fünke' };
+
+/** First-run setup with ADMIN: its answer ({token, user}). */
+export const setupAdmin = (s: TestServer) => s.api('POST', '/api/admin/setup', { json: ADMIN });
+
+/** Registers `account` without SMTP, follows its verificationUrl and logs in: the login answer ({token, user}). */
+export async function registerVerified(s: TestServer, account: { email: string; password: string; name: string }): Promise<Answer> {
+  const registered = await s.api('POST', '/api/auth/register', { json: account });
+  // Only the query: APP_URL may put the link on another origin and under a base path.
+  await s.api('GET', `/api/auth/verify-email${new URL(registered.body.verificationUrl).search}`);
+  return s.api('POST', '/api/auth/login', { json: { email: account.email, password: account.password } });
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
