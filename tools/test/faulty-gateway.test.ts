@@ -7,25 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { buildSync } from 'esbuild';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import type { JsonReport } from '../conform/report-json.ts';
 import { GATEWAY_FAULTS, type GatewayFault } from './faulty/faulty-gateway-faults.ts';
-import { runTool, tempDir } from './run-cli.ts';
+import { bundleTarget, runTool, tempDir } from './run-cli.ts';
 
 // Bundled once, as the reference is: the suite starts a gateway for almost every case, and a bundle starts in
 // a fraction of the time tsx needs.
-buildSync({
-  entryPoints: [join(PROJECT_ROOT, 'tools/test/faulty/faulty-gateway.ts')],
-  outfile: join(PROJECT_ROOT, '.cache/faulty/faulty-gateway.mjs'),
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'error',
-});
+bundleTarget('tools/test/faulty/faulty-gateway.ts', '.cache/faulty/faulty-gateway.mjs');
 
 const TARGET = 'gateway=cmd:node {root}/.cache/faulty/faulty-gateway.mjs run -c {config}';
 // The reference's description with the faulty gateway's own CLI command.

@@ -3,24 +3,13 @@
 // naming through its adapter, its own command line) changes only what document 001 and the catalog leave open,
 // and per set of variants no must-case fails or errs, and exactly the listed informational cases (the
 // reference's recorded choices the variant does not share) come out informational.
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
-import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { bundleTarget } from './run-cli.ts';
 import { variantSuite } from './variant-run.ts';
 import { GATEWAY_VARIANTS, type GatewayVariant } from './variant/variant-gateway-variants.ts';
 
 // Bundled once, as the reference is: the suite starts a gateway for almost every case, and a bundle starts in a
 // fraction of the time tsx needs.
-buildSync({
-  entryPoints: [join(PROJECT_ROOT, 'tools/test/variant/variant-gateway.ts')],
-  outfile: join(PROJECT_ROOT, '.cache/variant/gateway/variant-gateway.mjs'),
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'error',
-});
+bundleTarget('tools/test/variant/variant-gateway.ts', '.cache/variant/gateway/variant-gateway.mjs');
 
 const TARGET = 'cmd:node {root}/.cache/variant/gateway/variant-gateway.mjs serve -c {config}';
 /** The variant's CLI, its adapter (neutral setup -> its own keys) and config name: edge.yaml, or edge.json. */

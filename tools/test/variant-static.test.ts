@@ -3,9 +3,7 @@
 // help, --init and cluster manager) changes only what document 002 leaves open, and per set of variants no
 // must-case fails or errs, and exactly the listed informational cases (the reference's recorded choices
 // the variant does not share) come out informational.
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
-import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { bundleTarget } from './run-cli.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
 import { variantSuite } from './variant-run.ts';
 import { STATIC_VARIANTS, type StaticVariant } from './variant/variant-static-variants.ts';
@@ -13,16 +11,7 @@ import { STATIC_VARIANTS, type StaticVariant } from './variant/variant-static-va
 // Bundled once, as the references are: the suite starts a target for almost every case, and a bundle
 // starts in a fraction of the time tsx needs. It runs the reference's bundle in its own process.
 loadReferenceTargets(['static']);
-buildSync({
-  entryPoints: [join(PROJECT_ROOT, 'tools/test/variant/variant-static.ts')],
-  outfile: join(PROJECT_ROOT, '.cache/variant/static/variant-static.mjs'),
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'error',
-});
+bundleTarget('tools/test/variant/variant-static.ts', '.cache/variant/static/variant-static.mjs');
 
 const TARGET = 'cmd:node {root}/.cache/variant/static/variant-static.mjs';
 /** The alias command, and a cluster settings file in the format of the cluster manager in use: the variant's
