@@ -9,9 +9,13 @@ import type { AuthConfig } from '../auth/index.ts';
 import { resolveAppUrl } from '../mail/index.ts';
 import type { RecipesStore } from '../store/index.ts';
 import { ApiError, toApiError } from './api-error.ts';
+import { mountAdminUsers } from './admin-users-routes.ts';
 import { mountAuth } from './auth-handler.ts';
+import { mountDocs } from './docs-routes.ts';
+import { mountInvites } from './invites-routes.ts';
 import { DEFAULT_JSON_LIMIT, sendError, sendJson } from './json-io.ts';
 import { mountPasswordReset } from './password-handler.ts';
+import { mountRecipes } from './recipes-routes.ts';
 import { createContext, type Log, type ServerContext } from './server-context.ts';
 import { mountSettings } from './settings-handler.ts';
 import { mountSetup } from './setup-handler.ts';
@@ -79,6 +83,10 @@ export async function startRecipesServer(options: RecipesServerOptions): Promise
   mountAuth(app, context);
   mountPasswordReset(app, context);
   mountSettings(app, context);
+  mountAdminUsers(app, context);
+  mountInvites(app, context);
+  mountRecipes(app, context);
+  mountDocs(app, context);
 
   app.listen(options.port ?? 0, options.host);
   await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
