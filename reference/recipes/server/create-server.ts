@@ -4,6 +4,7 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import polka from 'polka';
 import type { AuthConfig } from '../auth/index.ts';
 import { resolveAppUrl } from '../mail/index.ts';
@@ -28,6 +29,8 @@ export interface RecipesServerOptions {
   /** APP_URL as given; default http://localhost:<listening port>. */
   readonly appUrl?: string | undefined;
   readonly jsonLimit?: number;
+  /** The folder of uploaded photos; default `uploads`, resolved against the working directory. */
+  readonly uploadsDir?: string;
   readonly mailTimeoutMs?: number;
   readonly log?: Log;
 }
@@ -41,6 +44,8 @@ export interface RecipesServer {
   /** Stops accepting, ends idle keep-alive connections, waits for requests in flight. Not the store. */
   close(): Promise<void>;
 }
+
+export const DEFAULT_UPLOADS_DIR = 'uploads';
 
 const startedAt = Date.now();
 
@@ -58,6 +63,7 @@ export async function startRecipesServer(options: RecipesServerOptions): Promise
     // Resolved once listening: its default needs the port actually bound.
     appUrl: () => appUrl!,
     jsonLimit: options.jsonLimit ?? DEFAULT_JSON_LIMIT,
+    uploadsDir: resolve(options.uploadsDir ?? DEFAULT_UPLOADS_DIR),
     log,
     ...(options.mailTimeoutMs === undefined ? {} : { mailTimeoutMs: options.mailTimeoutMs }),
   });

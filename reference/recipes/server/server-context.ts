@@ -14,6 +14,8 @@ export interface ServerContext {
   readonly links: MailLinks;
   /** Largest JSON body, bytes. */
   readonly jsonLimit: number;
+  /** The folder of uploaded photo files (absolute); record fields `photo` name files in it. */
+  readonly uploadsDir: string;
   readonly log: Log;
   /** The mailer of the stored SMTP settings, rebuilt when they change. */
   mailer(): Mailer;
@@ -25,6 +27,8 @@ export interface ContextOptions {
   /** APP_URL, resolved (mail/resolveAppUrl); asked at the first link, once the listening port is known. */
   readonly appUrl: () => string;
   readonly jsonLimit: number;
+  /** The uploads folder, absolute. */
+  readonly uploadsDir: string;
   readonly log: Log;
   /** Bound on one mail send, milliseconds (mail module default when absent). */
   readonly mailTimeoutMs?: number;
@@ -48,6 +52,7 @@ export function createContext(options: ContextOptions): ServerContext {
       return links;
     },
     jsonLimit: options.jsonLimit,
+    uploadsDir: options.uploadsDir,
     log: options.log,
     mailer() {
       const smtp = smtpOf(store.data.settings);

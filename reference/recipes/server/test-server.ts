@@ -39,6 +39,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       host: '127.0.0.1',
       port: 0,
       appUrl: env['APP_URL'],
+      uploadsDir: join(folder, 'uploads'),
       mailTimeoutMs: 5_000,
       log: (line) => logs.push(line),
     });
