@@ -20,7 +20,7 @@ export function normalizeEmail(value: string): string {
   return value.trim().toLowerCase();
 }
 
-function emailProblem(value: unknown): string | undefined {
+export function emailProblem(value: unknown): string | undefined {
   if (value === undefined) return 'is required';
   if (typeof value !== 'string') return 'must be a string';
   const email = normalizeEmail(value);
