@@ -8,7 +8,10 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { urlsIn } from './shapes.ts';
 
 export interface Mail {
+  /** The envelope sender (MAIL FROM). */
   from: string;
+  /** The From header as text. */
+  fromHeader: string;
   to: string[];
   subject: string;
   text: string;
@@ -48,6 +51,7 @@ export class Mailbox {
             const html = typeof parsed.html === 'string' ? parsed.html : '';
             box?.deliver({
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+              fromHeader: parsed.from?.text ?? '',
               to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
               subject: parsed.subject ?? '',
               text,

@@ -42,6 +42,8 @@ export const newSecret = (): string => randomBytes(36).toString('base64');
 export interface StartOptions {
   /** More environment (undefined removes a variable). */
   env?: Record<string, string | undefined>;
+  /** Ports to wait for before the start counts as listening (default PORT's; [] waits for none). */
+  listen?: number[];
 }
 
 function spec(options: StartOptions, secret: string): LaunchSpec {
@@ -52,6 +54,7 @@ function spec(options: StartOptions, secret: string): LaunchSpec {
       APP_URL: 'http://127.0.0.1:{port}',
       ...options.env,
     },
+    ...(options.listen === undefined ? {} : { listen: options.listen }),
   };
 }
 
