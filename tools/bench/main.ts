@@ -3,10 +3,9 @@
 // Rounds interleave the peers (A B C, A B C, ...) and each peer's median is used.
 // The translate benchmarks (translate/) time the translation reference the same way: rounds, medians,
 // and Apertium through the service against the bare command. The gateway benchmarks (gateway/) proxy
-// through the gateway reference against nginx and the bare forwarder, with wrk. The recipe manager's store
-// (recipes/) writes durably against plain lowdb. `--only` picks
-// benchmarks; see --help.
-import { spawn } from 'node:child_process';
+// through the gateway reference against nginx and the bare forwarder, with wrk. The recipe manager (recipes/):
+// its store writes durably against plain lowdb, and its HTTP API (list, search, PATCH) is timed as a process on a
+// 10,000-recipe document, its writes against plain lowdb's. `--only` picks benchmarks; see --help.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +14,9 @@ import { freePorts } from '../../conformance/harness/free-ports.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { benchGateway } from './gateway/proxy.ts';
+import { benchRecipesApi } from './recipes/api.ts';
 import { benchRecipesStore } from './recipes/store-writes.ts';
-import { FILE_PEERS, HAS_TASKSET, NGINX, type Peer, PROXY_PEERS, startProcess } from './peers.ts';
+import { autocannon, FILE_PEERS, HAS_TASKSET, type LoadSample, NGINX, type Peer, PROXY_PEERS, startProcess, stopProcess } from './peers.ts';
 import { benchApertium } from './translate/apertium.ts';
 import { benchLocalization } from './translate/localization.ts';
 import { benchSpeech } from './translate/speech.ts';
@@ -26,7 +26,7 @@ const GROUPS: Record<string, string[]> = {
   static: ['small-file', 'proxy'],
   translate: ['translate-localization', 'apertium-throughput', 'speech-rtf'],
   gateway: ['gateway-proxy', 'gateway-workers'],
-  recipes: ['recipes-store-writes'],
+  recipes: ['recipes-store-writes', 'recipes-api'],
 };
 const NAMES = Object.values(GROUPS).flat();
 const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S] [--connections C]
@@ -37,8 +37,8 @@ const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S
                        gateway:   ${GROUPS.gateway!.join(', ')}
                        recipes:   ${GROUPS.recipes!.join(', ')}
   --rounds N         rounds per benchmark; medians are reported (default 3)
-  --duration S       seconds of load per static or gateway round (default 5)
-  --connections C    concurrent connections of the static or gateway load (default 32)
+  --duration S       seconds of load per static, gateway or recipes-api round (default 5)
+  --connections C    concurrent connections of the static, gateway or recipes-api load (default 32)
   --help             this text
 `;
 
@@ -75,38 +75,12 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
   process.exit(2);
 }
 const CONNECTIONS = Number(values.connections);
-const AUTOCANNON = join(PROJECT_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
-
-interface Sample {
-  rps: number;
-  /** Socket errors and non-2xx answers: shown beside the numbers, a sign the run is not comparable. */
-  faults: number;
-}
-
-function load(url: string, seconds: number): Promise<Sample> {
-  const argv = ['node', AUTOCANNON, '-c', String(CONNECTIONS), '-d', String(seconds), '--json', url];
-  const cmd = HAS_TASKSET ? ['taskset', '-c', '1', ...argv] : argv;
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on('close', () => {
-      try {
-        const result = JSON.parse(out) as { requests: { average: number }; non2xx: number; errors: number };
-        resolve({ rps: result.requests.average, faults: result.non2xx + result.errors });
-      } catch (err) {
-        reject(err);
-      }
-    });
-  });
-}
+const load = (url: string, seconds: number): Promise<LoadSample> => autocannon(url, seconds, CONNECTIONS);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function scenario(title: string, peers: Peer[], baseline: string, dir: string, upstreamPort: number): Promise<void> {
-  const samples = new Map<string, Sample[]>(peers.map((p) => [p.name, []]));
+  const samples = new Map<string, LoadSample[]>(peers.map((p) => [p.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order each round so that no peer always runs first (or right after the heaviest one).
     for (const peer of [...peers.slice(round % peers.length), ...peers.slice(0, round % peers.length)]) {
@@ -118,8 +92,7 @@ async function scenario(title: string, peers: Peer[], baseline: string, dir: str
         await load(url, 1); // warm-up
         samples.get(peer.name)!.push(await load(url, DURATION));
       } finally {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
+        await stopProcess(child);
       }
     }
   }
@@ -161,6 +134,7 @@ async function main(): Promise<void> {
     await benchGateway({ ...options, proxy: SELECTED.has('gateway-proxy'), workers: SELECTED.has('gateway-workers') });
   }
   if (SELECTED.has('recipes-store-writes')) await benchRecipesStore(ROUNDS);
+  if (SELECTED.has('recipes-api')) await benchRecipesApi({ rounds: ROUNDS, duration: DURATION, connections: CONNECTIONS });
 }
 
 await main();

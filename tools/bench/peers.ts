@@ -84,13 +84,68 @@ export const PROXY_PEERS: Peer[] = [
   ...(NGINX ? [{ name: 'nginx', path: '/api/item', start: (dir: string, port: number, up: number) => ({ command: [NGINX, '-c', nginxConf(dir, port, up)] }) }] : []),
 ];
 
-export async function startProcess(command: string[], env: Record<string, string> | undefined, port: number, core: string): Promise<ChildProcess> {
+export interface StartOptions {
+  cwd?: string;
+  /** Keep the process's stderr (shown when it fails to start) instead of passing it through. */
+  quiet?: boolean;
+}
+
+export async function startProcess(command: string[], env: Record<string, string> | undefined, port: number, core: string, options: StartOptions = {}): Promise<ChildProcess> {
   const argv = HAS_TASKSET ? ['taskset', '-c', core, ...command] : command;
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
-  for (let i = 0; i < 200; i++) {
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: ['ignore', 'ignore', options.quiet ? 'pipe' : 'inherit'], env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  for (let i = 0; i < 200 && child.exitCode === null && child.signalCode === null; i++) {
     if (await portOpen(port)) return child;
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill();
-  throw new Error(`${command.join(' ')} did not listen on ${port}`);
+  throw new Error(`${command.join(' ')} did not listen on ${port}${stderr ? `:\n${stderr}` : ''}`);
+}
+
+/** Stops a process started by startProcess: SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+const AUTOCANNON = join(PROJECT_ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+
+export interface LoadSample {
+  rps: number;
+  /** Socket errors and non-2xx answers: shown beside the numbers, a sign the run is not comparable. */
+  faults: number;
+}
+
+/** Runs a load generator pinned to core 1 (beside the servers on core 0): its stdout, or an error with its
+ * stderr when it exits other than 0. */
+export function runLoad(argv: string[]): Promise<string> {
+  const cmd = HAS_TASKSET ? ['taskset', '-c', '1', ...argv] : argv;
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      err = (err + c.toString()).slice(-4000);
+    });
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${argv.join(' ')} exited with ${code}:\n${err}`))));
+  });
+}
+
+/** autocannon against `url` for `seconds` with `connections`. */
+export async function autocannon(url: string, seconds: number, connections: number, headers: Record<string, string> = {}): Promise<LoadSample> {
+  const argv = ['node', AUTOCANNON, '-c', String(connections), '-d', String(seconds), '--json'];
+  for (const [name, value] of Object.entries(headers)) argv.push('-H', `${name}=${value}`);
+  const result = JSON.parse(await runLoad([...argv, url])) as { requests: { average: number }; non2xx: number; errors: number };
+  return { rps: result.requests.average, faults: result.non2xx + result.errors };
 }

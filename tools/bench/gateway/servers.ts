@@ -4,11 +4,11 @@
 // bare http-proxy forwarder (../bare-proxy.mjs, one upstream: it has no balancer), and the floor of the
 // gateway's own stack, node:http over an undici pool with nothing between (../undici-floor.mjs). Every
 // process is started and stopped by its own PID.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT, portOpen } from '../../../conformance/harness/launch.ts';
-import { HAS_TASKSET, NGINX, nginxConf } from '../peers.ts';
+import { HAS_TASKSET, NGINX, nginxConf, stopProcess } from '../peers.ts';
 
 const NODE = process.execPath;
 const GATEWAY = join(PROJECT_ROOT, '.cache/reference/gateway.mjs');
@@ -108,15 +108,6 @@ function treeSize(pid: number): number | undefined {
   return 1 + children.trim().split(/\s+/).filter(Boolean).reduce((n, child) => n + (treeSize(Number(child)) ?? 0), 0);
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
-  await exited;
-  clearTimeout(timer);
-}
-
 /** Starts `command` pinned to `cores`, in `dir`, and waits until `port` accepts connections. */
 export async function startServer(command: string[], port: number, cores: string, dir: string): Promise<Server> {
   const argv = HAS_TASKSET ? ['taskset', '-c', cores, ...command] : command;
@@ -130,7 +121,7 @@ export async function startServer(command: string[], port: number, cores: string
     stderr: () => stderr,
     cpuMs: () => treeCpuMs(child.pid!),
     processes: () => treeSize(child.pid!),
-    stop: () => stopChild(child),
+    stop: () => stopProcess(child, STOP_MS),
   };
   for (let waited = 0; waited < START_MS; waited += 50) {
     if (child.exitCode !== null || child.signalCode !== null) break;

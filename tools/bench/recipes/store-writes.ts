@@ -16,17 +16,18 @@ import { JSONFile } from 'lowdb/node';
 import { emptyRecipesData, openRecipesStore, type RecipesData } from '../../../reference/recipes/store/index.ts';
 import { sampleRecipe } from '../../../reference/recipes/store/sample-recipe.ts';
 
-const RECIPES = 10_000;
-const CALLERS = 32;
-const GOAL = 300;
+export const RECIPES = 10_000;
+export const CALLERS = 32;
+/** Durable writes/s at 10,000 recipes the recipe manager aims for. */
+export const GOAL = 300;
 
-interface Sample {
+export interface Sample {
   rate: number;
   /** Acknowledged updates per file write (the durable store only). */
   group?: number;
 }
 
-interface Peer {
+export interface Peer {
   name: string;
   callers: number;
   run: (folder: string, seconds: number) => Promise<Sample>;
@@ -87,7 +88,8 @@ function durable(callers: number): Peer {
   };
 }
 
-const plainLowdb: Peer = {
+/** Plain lowdb: `JSONFile`, the change made on `db.data`, `db.write()` per change (no fsync), 32 callers. */
+export const plainLowdb: Peer = {
   name: `plain lowdb, ${CALLERS} callers`,
   callers: CALLERS,
   async run(folder, seconds) {
@@ -102,7 +104,7 @@ const plainLowdb: Peer = {
   },
 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchRecipesStore(rounds: number, seconds = 3): Promise<void> {
   const peers = [durable(CALLERS), plainLowdb, durable(1)];

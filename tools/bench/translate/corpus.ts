@@ -3,7 +3,7 @@
 // A seeded generator fills word slots in templates, so every run measures the same text.
 
 /** mulberry32: a small seeded PRNG, enough to make the inputs repeatable. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
