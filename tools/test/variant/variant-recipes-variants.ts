@@ -1,0 +1,71 @@
+// The variants the permitted-variant recipe manager can take on (VARIANTS=a,b,...), each a choice document 002
+// (part B) leaves open, with the sentence of the document or the catalog clause (spec/recipes.yaml) that leaves
+// it open. The payload variants (own-shapes, own-envelope, mine-1, categories-strings, code-param,
+// photo-field-image) change what the cases send and read: a set turning them on declares them in its
+// description's `shapes` (variant-recipes.json).
+export const RECIPES_VARIANTS = {
+  // ------------------------------------------------------------ payloads
+  /** Recipe fields of its own — title as headline, description as summary, servings as yield, a step's text as
+   * instruction, an ingredient's quantity as amount (isPublic and a step's order keep the names the document
+   * gives them) — and answers wrapped: {recipe}, {user}, {settings}, {tags}, {categories}, {draft}, {invite},
+   * the login and setup token as accessToken ("Request and response payload shapes of the recipe manager: not
+   * shown"; "Fields of the recipe, user and invite records beyond those named: not shown";
+   * recipes/recipes/payload, recipes/auth/login-payload, recipes/setup/payload). */
+  'own-shapes': 'renamed fields, wrapped answers',
+  /** Lists as {data: [...], meta: {page, perPage, total}} (users and invites: {data, meta: {total}}); the page
+   * size parameter stays `limit`, which the document names (recipes/list-query/envelope,
+   * recipes/admin-users/list-shape, recipes/invites/representation). */
+  'own-envelope': 'its own list envelope',
+  /** Ten recipes per page when limit is not given, at most 50 (more is clamped) (recipes/list-query/
+   * pagination-defaults: "Paging defaults, maxima and invalid values are not stated"). */
+  'paging-alt': 'other paging defaults',
+  /** Error bodies {message, code, fields?} in words of its own, 422 for input it cannot accept, 401 for every
+   * refused login ("Error bodies of the recipe manager: not shown"; recipes/errors/error-body,
+   * recipes/errors/validation, recipes/auth/login-unverified-status, recipes/auth/inactive-user). */
+  'own-errors': 'its own error bodies and statuses',
+  /** Non-admins on admin routes and non-owners on a recipe's changes are answered 404, as if nothing were
+   * there (recipes/admin-users/admin-refusal-status, recipes/recipes/ownership). */
+  '404-not-403': 'refusals by role or ownership as 404',
+  /** Another user's private recipe is answered 403 (401 without a token) rather than as a missing one
+   * (recipes/recipes/private-access: "Who may read a private recipe, and what others receive, is not stated"). */
+  '403-not-404': "others' private recipes as 403",
+  /** 200 where the reference answers 201 or 204, with a small JSON body for deletions and favorites
+   * (recipes/api/json-representation, recipes/recipes/delete-semantics, recipes/saved/semantics,
+   * recipes/invites/revoke-status, recipes/admin-users/deleted-user-content). */
+  'own-success-codes': '200 for every success',
+  /** mine=1 selects one's own recipes; any other value of mine is refused (recipes/list-query/mine-meaning:
+   * "The accepted values of mine and exactly what it selects are not stated"). */
+  'mine-1': 'mine takes 1 only',
+  /** GET /api/categories answers the category names a recipe uses, as strings (recipes/categories/
+   * source-and-shape: "how a recipe names one, and the list shape are not shown"). */
+  'categories-strings': 'categories as strings',
+  /** Links in answers under `links` ({links: {verify}}, {links: {reset}}, {links: {invite}}) (recipes/email/
+   * link-fields: "The response fields carrying the links and the link formats are not shown"). */
+  'links-elsewhere': 'links under a field of their own',
+  /** The token of verification, reset and invite links, and of GET /api/auth/verify-email, is the query
+   * parameter `code`; an invite link leads to /join (recipes/auth/verify-email-params, recipes/email/
+   * link-fields, recipes/invites/representation). */
+  'code-param': 'tokens passed as code',
+  /** The setup admin verifies an email like anyone: the setup answer carries the verification link and no
+   * token (recipes/setup/payload: "whether the setup admin must verify an email, are not shown"). */
+  'setup-admin-unverified': 'the setup admin verifies an email',
+  /** Photos uploaded in the multipart field `image` (recipes/recipe-photos/upload-format: "The upload encoding,
+   * field name and answer are not shown"). */
+  'photo-field-image': 'photo field image',
+  // ------------------------------------------------------------ more than the document
+  /** More fields in answers: a request id in every answer object, links and a rating in recipes, an avatar and
+   * a locale in users ("Fields of the recipe, user and invite records beyond those named: not shown"). */
+  'extra-fields': 'extra fields',
+  /** GET /api/version, GET /api/stats and GET /api/recipes/:id/print (a text rendering) besides the table's
+   * endpoints (nothing limits a server to the endpoints listed; recipes/errors/not-found leaves unknown routes'
+   * answers open). */
+  'extra-endpoints': 'extra endpoints',
+  // ------------------------------------------------------------ the process
+  /** Banner lines on stdout at start (nothing is said of the process's output). */
+  banner: 'a banner on stdout',
+  /** No SIGTERM/SIGINT handler: the default ends the process (shutdown is not described). */
+  'no-sigterm': 'no signal handlers',
+  /** 30-80 ms more before each answer ("Limits of the recipe manager: not shown"; no latency is stated). */
+  slow: 'slower answers',
+} as const;
+export type RecipesVariant = keyof typeof RECIPES_VARIANTS;

@@ -1,0 +1,271 @@
+// A permitted-variant recipe manager, for proving that the recipes suite passes a different but right one: the
+// reference recipe manager (reference/recipes) runs in this process on an internal 127.0.0.1 port, behind a
+// node:http front on PORT that speaks the variant's own design (variant-recipes-design.ts) where document 002
+// leaves room, each difference switched by VARIANTS (comma-separated, variant-recipes-variants.ts). The
+// deployment variables are the reference's: PORT (default 3000), JWT_SECRET, JWT_EXPIRES_IN, APP_URL,
+// RECIPES_DB_FILE (default data/recipes.json), RECIPES_IMPORT_PRIVATE, RECIPES_UPLOADS_DIR.
+//
+//   VARIANTS=a,b JWT_SECRET=… node --import tsx tools/test/variant/variant-recipes.ts
+import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AuthError } from '../../../reference/recipes/auth/index.ts';
+import { MailError, type MailLinks, resolveAppUrl } from '../../../reference/recipes/mail/index.ts';
+import { ConfigError, type RecipesServer, serverOptionsFromEnv, startRecipesServer } from '../../../reference/recipes/server/index.ts';
+import { parsePort } from '../../../reference/recipes/server/server-options.ts';
+import { openRecipesStore, type RecipesStore, recipesDbFile, StoreError } from '../../../reference/recipes/store/index.ts';
+import { type Answer, errorAnswer, errorOf, type On, queryToReference, recipeToReference, renameParts, type Route, routeOf, successAnswer } from './variant-recipes-design.ts';
+import { RECIPES_VARIANTS, type RecipesVariant } from './variant-recipes-variants.ts';
+
+const variants = new Set((process.env['VARIANTS'] ?? '').split(',').filter(Boolean));
+for (const name of variants) {
+  if (!(name in RECIPES_VARIANTS)) {
+    process.stderr.write(`variant-recipes: unknown variant ${name}; known: ${Object.keys(RECIPES_VARIANTS).join(', ')}\n`);
+    process.exit(2);
+  }
+}
+const on: On = (v: RecipesVariant) => variants.has(v);
+const log = (message: string): void => void process.stderr.write(`${message}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Bodies the front reads whole to translate: a JSON body, a photo upload. Larger ones are refused (413). */
+const JSON_CAP = 1024 * 1024 + 64 * 1024;
+const UPLOAD_CAP = 11 * 1024 * 1024;
+
+// ---------------------------------------------------------------- start-up
+
+let store: RecipesStore | undefined;
+let backend: RecipesServer | undefined;
+
+async function start(): Promise<{ front: ReturnType<typeof createServer>; backend: RecipesServer; store: RecipesStore }> {
+  const env = process.env;
+  const port = parsePort(env['PORT']);
+  const options = serverOptionsFromEnv({ ...env, PORT: '0' });
+  const dbFile = recipesDbFile(env);
+  store = await openRecipesStore({ file: dbFile, log });
+  const front = createServer((req, res) => void handle(req, res));
+  front.listen(port);
+  await Promise.race([once(front, 'listening'), once(front, 'error').then(([err]) => Promise.reject(err))]);
+  const frontPort = (front.address() as AddressInfo).port;
+  const appUrl = resolveAppUrl(env['APP_URL'], frontPort);
+  const uploadsDir = (options as { uploadsDir?: string }).uploadsDir ?? (env['RECIPES_UPLOADS_DIR'] || undefined);
+  if (uploadsDir !== undefined) await mkdir(uploadsDir, { recursive: true });
+  backend = await startRecipesServer({ ...options, port: 0, host: '127.0.0.1', appUrl, store, log, ...(uploadsDir === undefined ? {} : { uploadsDir }) });
+  if (on('code-param')) {
+    const link = (path: string) => (token: string) => `${appUrl}${path}?code=${encodeURIComponent(token)}`;
+    const links: MailLinks = { verification: link('/api/auth/verify-email'), reset: link('/reset-password'), invite: link('/join') };
+    Object.defineProperty(backend.context, 'links', { value: links });
+  }
+  if (on('banner')) {
+    process.stdout.write('+-----------------------------------------+\n');
+    process.stdout.write('|  Variant Recipes - your recipe manager  |\n');
+    process.stdout.write(`|  http://localhost:${frontPort}`.padEnd(42) + '|\n');
+    process.stdout.write('+-----------------------------------------+\n');
+  }
+  log(`variant-recipes: serving on port ${frontPort} (data ${dbFile}; variants ${[...variants].join(',') || 'none'})`);
+  return { front, backend, store };
+}
+
+const ready = start();
+
+ready.then(
+  ({ front, backend, store }) => {
+    if (on('no-sigterm')) return;
+    const stop = () => {
+      front.close();
+      front.closeIdleConnections();
+      backend
+        .close()
+        .finally(() => store.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  },
+  (err: unknown) => {
+    const known = err instanceof ConfigError || err instanceof StoreError || err instanceof MailError || (err instanceof AuthError && err.code === 'config');
+    log(`variant-recipes: cannot start: ${known ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    void (store?.close() ?? Promise.resolve()).finally(() => process.exit(1));
+  },
+);
+
+// ---------------------------------------------------------------- forwarding
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+interface Backend {
+  status: number;
+  headers: IncomingHttpHeaders;
+  res: IncomingMessage;
+}
+
+function forward(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer | IncomingMessage | undefined): Promise<Backend> {
+  return new Promise((resolve, reject) => {
+    const out = request({ host: '127.0.0.1', port: backend!.port, method, path, headers, agent }, (res) => resolve({ status: res.statusCode ?? 502, headers: res.headers, res }));
+    out.once('error', reject);
+    if (body === undefined) out.end();
+    else if (Buffer.isBuffer(body)) out.end(body);
+    else body.pipe(out);
+  });
+}
+
+async function readAll(stream: IncomingMessage, cap = Number.POSITIVE_INFINITY): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > cap) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const isJson = (type: string | undefined): boolean => /^application\/(?:[\w.+-]+\+)?json\b/i.test(type ?? '');
+
+/** Sends a JSON answer, with the reference's headers but those of its body and connection. */
+async function send(res: ServerResponse, answer: Answer, backHeaders: IncomingHttpHeaders = {}, headers: Record<string, string> = {}): Promise<void> {
+  if (on('slow')) await sleep(30 + Math.floor(Math.random() * 51));
+  const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+  const kept = Object.fromEntries(Object.entries(backHeaders).filter(([k, v]) => v !== undefined && !['content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)));
+  res.writeHead(answer.status, { ...kept, ...headers, ...(text === '' ? {} : { 'Content-Type': 'application/json; charset=utf-8' }), 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The request's body for the reference: translated when the variant's design differs, else streamed. */
+async function requestBody(req: IncomingMessage, route: Route, headers: IncomingHttpHeaders): Promise<Buffer | IncomingMessage | 'too-large'> {
+  const type = req.headers['content-type'];
+  if (on('own-shapes') && route.kind === 'recipe-change' && isJson(type)) {
+    const raw = await readAll(req, JSON_CAP);
+    if (raw === undefined) return 'too-large';
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return raw;
+    }
+    const body = Buffer.from(JSON.stringify(recipeToReference(parsed)));
+    headers['content-length'] = String(body.length);
+    return body;
+  }
+  const boundary = /^multipart\/form-data;.*boundary="?([^";]+)"?/i.exec(type ?? '')?.[1];
+  if (on('photo-field-image') && route.kind === 'photo' && boundary !== undefined) {
+    const raw = await readAll(req, UPLOAD_CAP);
+    if (raw === undefined) return 'too-large';
+    // The reference's field is `photo`: a part named so is not the variant's photo.
+    const body = renameParts(raw, boundary, { image: 'photo', photo: 'not-the-photo' });
+    headers['content-length'] = String(body.length);
+    return body;
+  }
+  return req;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    await ready;
+    const url = new URL(req.url ?? '/', 'http://variant');
+    const method = req.method ?? 'GET';
+    if (on('extra-endpoints') && (await extraEndpoint(method, url, req, res))) return;
+    const route = routeOf(method, url.pathname);
+    const query = queryToReference(on, route, url.searchParams);
+    if ('refused' in query) {
+      req.resume();
+      await send(res, errorOf(on, 400, query.refused));
+      return;
+    }
+    const headers: IncomingHttpHeaders = { ...req.headers };
+    const body = await requestBody(req, route, headers);
+    if (body === 'too-large') {
+      await send(res, errorOf(on, 413, 'The request body is too large.'), {}, { Connection: 'close' });
+      return;
+    }
+    const search = query.toString();
+    const back = await forward(method, `${url.pathname}${search === '' ? '' : `?${search}`}`, headers, body);
+    const type = back.headers['content-type'];
+    if (!isJson(type) && back.status !== 204) {
+      // Files, the docs page, anything not JSON: as the reference sends it.
+      if (on('slow')) await sleep(30 + Math.floor(Math.random() * 51));
+      const status = on('own-success-codes') && back.status === 201 ? 200 : back.status;
+      res.writeHead(status, back.headers);
+      back.res.pipe(res);
+      return;
+    }
+    const raw = (await readAll(back.res)) ?? Buffer.alloc(0);
+    let parsed: unknown;
+    try {
+      parsed = raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8'));
+    } catch {
+      res.writeHead(back.status, back.headers);
+      res.end(raw);
+      return;
+    }
+    const answer = await translate(method, route, req, { status: back.status, body: parsed });
+    await send(res, answer, back.headers);
+  } catch (err) {
+    log(`variant-recipes: ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (!res.headersSent) await send(res, errorOf(on, 500, 'Something went wrong on our side.'));
+    else res.destroy();
+  }
+}
+
+async function translate(method: string, route: Route, req: IncomingMessage, answer: Answer): Promise<Answer> {
+  if (answer.status >= 400) {
+    const recipeExists = route.recipeId !== undefined && store!.data.recipes[route.recipeId] !== undefined;
+    return errorAnswer(on, { route, recipeExists, tokenSent: /^bearer\s/i.test(req.headers.authorization ?? '') }, answer);
+  }
+  if (route.kind === 'setup' && method === 'POST' && on('setup-admin-unverified')) return successAnswer(on, { kind: 'register' }, await unverifiedAdmin(answer));
+  return successAnswer(on, route, answer);
+}
+
+/** The setup admin made unverified, and the setup answer a registration's: the user and its verification link. */
+async function unverifiedAdmin(answer: Answer): Promise<Answer> {
+  const user = (answer.body as { user?: { id?: string } } | undefined)?.user;
+  const id = user?.id;
+  if (typeof id !== 'string') return answer;
+  await store!.update((draft) => {
+    const record = draft.users[id];
+    if (record) record.emailVerified = false;
+  });
+  const { token } = await backend!.context.oneTime.issue('verify-email', id);
+  const verificationUrl = backend!.context.links.verification(token);
+  return { status: answer.status, body: { user: { ...user, emailVerified: false }, message: 'Administrator created; confirm the email address to sign in.', verificationUrl } };
+}
+
+// ---------------------------------------------------------------- extra endpoints
+
+async function extraEndpoint(method: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (method !== 'GET') return false;
+  if (url.pathname === '/api/version') {
+    await send(res, { status: 200, body: { name: 'variant-recipes', version: '2.4.1' } });
+    return true;
+  }
+  if (url.pathname === '/api/stats') {
+    const recipes = Object.values(store!.data.recipes).filter((r) => r.isPublic).length;
+    await send(res, { status: 200, body: { publicRecipes: recipes } });
+    return true;
+  }
+  const print = /^\/api\/recipes\/([^/]+)\/print$/.exec(url.pathname);
+  if (!print) return false;
+  const headers: IncomingHttpHeaders = req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization };
+  const back = await forward('GET', `/api/recipes/${print[1]}`, headers, undefined);
+  const raw = (await readAll(back.res)) ?? Buffer.alloc(0);
+  const recipe = JSON.parse(raw.toString('utf8') || '{}') as { title?: string; ingredients?: { name?: string; quantity?: number; unit?: string }[]; steps?: { order?: number; text?: string }[] };
+  if (back.status !== 200) {
+    await send(res, errorAnswer(on, { route: { kind: 'recipe', recipeId: print[1]! }, recipeExists: store!.data.recipes[print[1]!] !== undefined, tokenSent: headers.authorization !== undefined }, { status: back.status, body: recipe }));
+    return true;
+  }
+  const lines = [
+    recipe.title ?? '',
+    '',
+    ...(recipe.ingredients ?? []).map((i) => `- ${[i.quantity, i.unit, i.name].filter((x) => x !== undefined && x !== '').join(' ')}`),
+    '',
+    ...(recipe.steps ?? []).map((s) => `${s.order}. ${s.text}`),
+  ];
+  const text = `${lines.join('\n')}\n`;
+  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+  return true;
+}
