@@ -2,6 +2,8 @@
 // store (refused when another process owns it), serves until SIGTERM or SIGINT, then stops accepting, lets the
 // requests in flight finish and closes the store (pending writes reach the disk, the lock is released).
 // Exit codes: 0 stopped by a signal, 1 could not start (the message names the variable or the file).
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
 import { AuthError } from './auth/index.ts';
 import { MailError } from './mail/index.ts';
 import { ConfigError, type RecipesServer, serverOptionsFromEnv, startRecipesServer } from './server/index.ts';
@@ -11,6 +13,7 @@ const log = (message: string) => process.stderr.write(`${message}\n`);
 
 async function main(): Promise<void> {
   const options = serverOptionsFromEnv(process.env);
+  await ensureUploadsDir(options.uploadsDir);
   const store = await openRecipesStore({ file: recipesDbFile(process.env), log });
   let server: RecipesServer;
   try {
@@ -38,6 +41,16 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+}
+
+/** The photo folder exists and can be written, or a ConfigError naming RECIPES_UPLOADS_DIR. */
+async function ensureUploadsDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (err) {
+    throw new ConfigError(`RECIPES_UPLOADS_DIR: cannot use ${dir}: ${(err as Error).message}`);
+  }
 }
 
 async function shutdown(server: RecipesServer, store: RecipesStore): Promise<void> {

@@ -5,6 +5,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { addressProblem, checkedLookup, literalAddress } from './address-check.ts';
 import { urlProblem } from './check-url.ts';
 import { ImportError } from './import-error.ts';
 import type { ImportOptions } from './import-options.ts';
@@ -27,7 +28,7 @@ export async function fetchPage(start: URL, options: ImportOptions): Promise<Fet
   try {
     let url = start;
     for (let redirects = 0; ; redirects++) {
-      const response = await send(url, options, deadline.signal);
+      const response = await send(url, options, deadline.signal, redirects);
       const next = REDIRECT_STATUSES.has(response.statusCode ?? 0) ? redirectTarget(response, url, redirects, options) : null;
       if (next) {
         url = next;
@@ -43,12 +44,26 @@ export async function fetchPage(start: URL, options: ImportOptions): Promise<Fet
   }
 }
 
-function send(url: URL, options: ImportOptions, signal: AbortSignal): Promise<IncomingMessage> {
+/** The error for an address refused: the URL given is refused (invalid-url), or the redirect (fetch-failed). */
+function addressRefusal(hop: number, problem: string): ImportError {
+  const rule = 'the import does not fetch from loopback, private, link-local or unspecified addresses';
+  return hop === 0
+    ? new ImportError('invalid-url', `url refused: ${problem}; ${rule}`)
+    : new ImportError('fetch-failed', `redirect refused: ${problem}; ${rule}`);
+}
+
+/** `hop`: 0 for the URL given, then one more per redirect. */
+function send(url: URL, options: ImportOptions, signal: AbortSignal, hop: number): Promise<IncomingMessage> {
+  const refuse = options.allowPrivateAddresses ? null : (problem: string) => addressRefusal(hop, problem);
+  const literal = literalAddress(url.hostname);
+  const literalProblem = refuse && literal !== null ? addressProblem(literal) : null;
+  if (refuse && literalProblem) return Promise.reject(refuse(literalProblem));
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? https : http).request(
       url,
       {
         signal,
+        ...(refuse ? { lookup: checkedLookup(refuse) } : {}),
         // One connection per fetch, closed after it: nothing lingers in a pool (and no pool is shared with
         // whatever else the process does).
         agent: false,
@@ -74,6 +89,13 @@ function send(url: URL, options: ImportOptions, signal: AbortSignal): Promise<In
       }, options.connectTimeoutMs);
       const done = () => clearTimeout(connectTimer);
       socket.once('connect', done).once('close', done);
+      // The last word, whatever resolved the name: the address actually connected to.
+      if (refuse) {
+        socket.once('connect', () => {
+          const problem = socket.remoteAddress === undefined ? 'the connected address is unknown' : addressProblem(socket.remoteAddress);
+          if (problem) request.destroy(refuse(problem));
+        });
+      }
     });
     request.end();
   });

@@ -17,9 +17,12 @@ export interface ImportOptions {
   /** Most redirects followed; each target is checked like the URL given. */
   maxRedirects: number;
   userAgent: string;
+  /** Fetch from loopback, private, link-local, unspecified and other non-public addresses too (address-check.ts).
+   * Default false: only public unicast addresses, checked on the address connected to, for every redirect. */
+  allowPrivateAddresses: boolean;
 }
 
-const BOUNDS: Record<Exclude<keyof ImportOptions, 'userAgent'>, [min: number, max: number]> = {
+const BOUNDS: Record<Exclude<keyof ImportOptions, 'userAgent' | 'allowPrivateAddresses'>, [min: number, max: number]> = {
   timeoutMs: [1, 600_000],
   connectTimeoutMs: [1, 600_000],
   maxBytes: [1, 1024 * 1024 * 1024],
@@ -33,6 +36,7 @@ export function normalizeImportOptions(partial: Partial<ImportOptions> = {}): Im
     maxBytes: partial.maxBytes ?? DEFAULT_MAX_BYTES,
     maxRedirects: partial.maxRedirects ?? DEFAULT_MAX_REDIRECTS,
     userAgent: partial.userAgent ?? DEFAULT_USER_AGENT,
+    allowPrivateAddresses: partial.allowPrivateAddresses ?? false,
   };
   for (const [field, [min, max]] of Object.entries(BOUNDS)) {
     const value = options[field as keyof typeof BOUNDS];
@@ -43,5 +47,6 @@ export function normalizeImportOptions(partial: Partial<ImportOptions> = {}): Im
   if (typeof options.userAgent !== 'string' || !/^[\x20-\x7e]{1,200}$/.test(options.userAgent)) {
     throw new RangeError('import option userAgent must be 1 to 200 printable ASCII characters');
   }
+  if (typeof options.allowPrivateAddresses !== 'boolean') throw new RangeError('import option allowPrivateAddresses must be a boolean');
   return options;
 }

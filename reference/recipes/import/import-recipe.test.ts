@@ -1,9 +1,12 @@
 // Importing over real HTTP from a local server: every fixture page, the awkward answers (endless, slow, not
 // HTML, redirects), and URLs refused before any request.
 import test from 'ava';
-import { ImportError, type ImportErrorCode, importRecipe } from './index.ts';
+import { ImportError, type ImportErrorCode, type ImportOptions, importRecipe as importFrom } from './index.ts';
 import { AWKWARD_PATH, fixture, type PageServer, startPageServer } from './test-page-server.ts';
 import { extractRecipe } from './extract-recipe.ts';
+
+/** The page server is on 127.0.0.1: these tests allow private addresses (address-check.test.ts: refused by default). */
+const importRecipe = (url: string, options: Partial<ImportOptions> = {}) => importFrom(url, { allowPrivateAddresses: true, ...options });
 
 let server: PageServer;
 test.before(async () => {

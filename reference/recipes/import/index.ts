@@ -2,6 +2,7 @@
 // to a draft. See reference/recipes/import/README.md.
 
 // Public: what the server uses.
+export { addressProblem } from './address-check.ts';
 export { checkImportUrl, MAX_URL_LENGTH } from './check-url.ts';
 export { extractRecipe } from './extract-recipe.ts';
 export { IMPORT_ERROR_CODES, ImportError, type ImportErrorCode, importErrorStatus } from './import-error.ts';

@@ -51,7 +51,7 @@ export const DRAFT_LIMITS = {
   ingredientLength: MAX_LINE_LENGTH,
   steps: 100,
   stepLength: 5000,
-  tags: 30,
+  tags: 20,
   tagLength: 50,
 } as const;
 

@@ -5,7 +5,7 @@
 import { AuthError } from '../auth/index.ts';
 import { MailError } from '../mail/index.ts';
 
-export const API_STATUSES = [400, 401, 403, 404, 409, 413, 415, 500, 502, 503] as const;
+export const API_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 500, 502, 503] as const;
 export type ApiStatus = (typeof API_STATUSES)[number];
 
 export interface FieldProblem {

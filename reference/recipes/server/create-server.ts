@@ -33,6 +33,8 @@ export interface RecipesServerOptions {
   readonly uploadsDir?: string;
   readonly mailTimeoutMs?: number;
   readonly log?: Log;
+  /** RECIPES_IMPORT_PRIVATE=allow: the import may fetch from private addresses (default: refused). */
+  readonly importPrivate?: boolean | undefined;
 }
 
 export interface RecipesServer {
@@ -66,6 +68,7 @@ export async function startRecipesServer(options: RecipesServerOptions): Promise
     uploadsDir: resolve(options.uploadsDir ?? DEFAULT_UPLOADS_DIR),
     log,
     ...(options.mailTimeoutMs === undefined ? {} : { mailTimeoutMs: options.mailTimeoutMs }),
+    importPrivate: options.importPrivate,
   });
 
   const app = polka({

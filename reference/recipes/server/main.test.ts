@@ -23,6 +23,8 @@ interface Run {
 
 function run(env: Record<string, string>): Run {
   const child = spawn(process.execPath, [BIN], {
+    // The default uploads folder is made in the working directory.
+    cwd: folder,
     env: { PATH: process.env['PATH'] ?? '', PORT: '0', RECIPES_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -77,4 +79,28 @@ test.serial('serves, refuses a second process on the same file, and stops cleanl
   t.is(await first.exited, 0);
   t.false(existsSync(`${db}.lock`), 'lock released');
   t.true(existsSync(db));
+  t.true(existsSync(join(folder, 'uploads')), 'the default uploads folder, made at start in the working directory');
+});
+
+test.serial('RECIPES_UPLOADS_DIR is made at start; a bad RECIPES_IMPORT_PRIVATE or an unusable folder stops the start', async (t) => {
+  const db = join(folder, 'uploads-test.json');
+  const uploads = join(folder, 'photos #1', 'fünke');
+  const served = run({ JWT_SECRET: TEST_SECRET, RECIPES_DB_FILE: db, RECIPES_UPLOADS_DIR: uploads, RECIPES_IMPORT_PRIVATE: 'allow' });
+  children.push(served.child);
+  const url = await served.listening;
+  t.truthy(url, served.output());
+  t.true(existsSync(uploads));
+  t.is((await fetch(`${url}/health`)).status, 200);
+  served.child.kill('SIGTERM');
+  t.is(await served.exited, 0);
+
+  const refused = run({ JWT_SECRET: TEST_SECRET, RECIPES_DB_FILE: db, RECIPES_IMPORT_PRIVATE: 'yes' });
+  children.push(refused.child);
+  t.is(await refused.exited, 1);
+  t.regex(refused.output(), /cannot start: RECIPES_IMPORT_PRIVATE: "yes" is not allow or refuse/);
+
+  const blocked = run({ JWT_SECRET: TEST_SECRET, RECIPES_DB_FILE: db, RECIPES_UPLOADS_DIR: join(db, 'under a file') });
+  children.push(blocked.child);
+  t.is(await blocked.exited, 1);
+  t.regex(blocked.output(), /cannot start: RECIPES_UPLOADS_DIR: cannot use /);
 });

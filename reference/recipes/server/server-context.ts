@@ -17,6 +17,8 @@ export interface ServerContext {
   /** The folder of uploaded photo files (absolute); record fields `photo` name files in it. */
   readonly uploadsDir: string;
   readonly log: Log;
+  /** Whether the import may fetch from loopback, private, link-local and unspecified addresses (RECIPES_IMPORT_PRIVATE=allow). */
+  readonly importPrivate: boolean;
   /** The mailer of the stored SMTP settings, rebuilt when they change. */
   mailer(): Mailer;
 }
@@ -32,6 +34,8 @@ export interface ContextOptions {
   readonly log: Log;
   /** Bound on one mail send, milliseconds (mail module default when absent). */
   readonly mailTimeoutMs?: number;
+  /** Default: false. */
+  readonly importPrivate?: boolean | undefined;
 }
 
 function smtpOf(settings: DeepReadonly<Settings>): SmtpSettings {
@@ -54,6 +58,7 @@ export function createContext(options: ContextOptions): ServerContext {
     jsonLimit: options.jsonLimit,
     uploadsDir: options.uploadsDir,
     log: options.log,
+    importPrivate: options.importPrivate ?? false,
     mailer() {
       const smtp = smtpOf(store.data.settings);
       const key = JSON.stringify(smtp);

@@ -6,8 +6,13 @@
 //   APP_URL          base of the links in mails, default http://localhost:<listening port> (mail/mail-links.ts)
 //   JWT_SECRET, JWT_EXPIRES_IN   see auth/auth-config.ts: the process refuses to start without a usable secret
 //   RECIPES_DB_FILE  the data file, see store/ (README "Storage")
+//   RECIPES_UPLOADS_DIR     the photo files' folder, default uploads (relative: to the working directory), created at start
+//   RECIPES_IMPORT_PRIVATE  allow: the import may fetch from loopback, private, link-local and unspecified addresses;
+//                           unset (or refuse): it refuses them
+import { resolve } from 'node:path';
 import { type AuthConfig, loadAuthConfig } from '../auth/index.ts';
 import { resolveAppUrl } from '../mail/index.ts';
+import { DEFAULT_UPLOADS_DIR } from './create-server.ts';
 import { DEFAULT_JSON_LIMIT } from './json-io.ts';
 
 export const DEFAULT_PORT = 3000;
@@ -20,6 +25,10 @@ export interface ServerOptions {
   /** APP_URL as given (resolved once the port is known, for its default). */
   readonly appUrl: string | undefined;
   readonly jsonLimit: number;
+  /** The photo files' folder, absolute. */
+  readonly uploadsDir: string;
+  /** Whether the import may fetch from private addresses. */
+  readonly importPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -33,6 +42,14 @@ export function parsePort(value: string | undefined): number {
   return port;
 }
 
+/** RECIPES_IMPORT_PRIVATE: `allow` lifts the import's address check; unset, empty or `refuse` keeps it. */
+export function parseImportPrivate(value: string | undefined): boolean {
+  const given = value?.trim() ?? '';
+  if (given === '' || given === 'refuse') return false;
+  if (given === 'allow') return true;
+  throw new ConfigError(`RECIPES_IMPORT_PRIVATE: ${JSON.stringify(value)} is not allow or refuse (unset: refuse)`);
+}
+
 /** The options from the environment, or a ConfigError / AuthError (config) naming the variable. */
 export function serverOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): ServerOptions {
   const port = parsePort(env['PORT']);
@@ -41,5 +58,7 @@ export function serverOptionsFromEnv(env: Readonly<Record<string, string | undef
   // Checked now, with a stand-in port, so a bad APP_URL stops the start rather than the first registration.
   resolveAppUrl(appUrl, port || DEFAULT_PORT);
   const host = env['RECIPES_HOST']?.trim();
-  return { port, host: host === '' ? undefined : host, auth, appUrl, jsonLimit: DEFAULT_JSON_LIMIT };
+  const uploadsDir = resolve(env['RECIPES_UPLOADS_DIR']?.trim() || DEFAULT_UPLOADS_DIR);
+  const importPrivate = parseImportPrivate(env['RECIPES_IMPORT_PRIVATE']);
+  return { port, host: host === '' ? undefined : host, auth, appUrl, jsonLimit: DEFAULT_JSON_LIMIT, uploadsDir, importPrivate };
 }

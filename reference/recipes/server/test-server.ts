@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadAuthConfig } from '../auth/index.ts';
 import { openRecipesStore, type RecipesStore } from '../store/index.ts';
 import { type RecipesServer, startRecipesServer } from './create-server.ts';
+import { parseImportPrivate } from './server-options.ts';
 
 export const TEST_SECRET = 'test secret of the recipes server, 48 bytes long!';
 
@@ -40,6 +41,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       port: 0,
       appUrl: env['APP_URL'],
       uploadsDir: join(folder, 'uploads'),
+      importPrivate: parseImportPrivate(env['RECIPES_IMPORT_PRIVATE']),
       mailTimeoutMs: 5_000,
       log: (line) => logs.push(line),
     });
