@@ -181,7 +181,15 @@ export async function mailThroughMailbox(c: CaseContext, api: RecipesApi, adminT
 export const sentFrom = (mail: { from: string; fromHeader?: string }, from: string): boolean =>
   [mail.from, mail.fromHeader ?? ''].some((f) => f.toLowerCase().includes(from.toLowerCase()));
 
-/** A response summary for a refusal check. */
-export const refused = (res: HttpResponse): boolean => res.status >= 400 && res.status < 500;
+const SMTP_KEYS = ['smtpHost', 'smtpPort', 'smtpUser', 'smtpPass', 'smtpFrom'] as const;
+const blank = (value: unknown): boolean => value === undefined || value === null || value === '' || value === 0;
 
+/** Makes sure the instance's SMTP settings are empty (untouched when they are: their defaults are not stated). */
+export async function smtpEmpty(api: RecipesApi, adminToken: string): Promise<void> {
+  const settings = await settingsOf(api, adminToken);
+  if (SMTP_KEYS.every((k) => blank(settings[k]))) return;
+  await patchSettings(api, adminToken, { smtpHost: '', smtpPort: null, smtpUser: '', smtpPass: '', smtpFrom: '' });
+}
+
+export { refused } from './case-helpers.ts';
 export { is2xx, PASSWORD, shown };

@@ -1,12 +1,15 @@
 // Deployment variables (document 002 part B, "Deployment variables"): PORT and its default 3000, JWT_SECRET,
 // JWT_EXPIRES_IN (a token refused once its duration has passed: the suite's one bounded wait), APP_URL in the
 // links of answers and mails; and the reference's choices where a variable is unset.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CaseContext } from '../harness/case-context.ts';
 import { fixedPort } from '../harness/fixed-port.ts';
 import { check } from '../harness/index.ts';
 import type { HttpResponse } from '../harness/http-client.ts';
-import { linkOf, loggedIn, mailThroughMailbox, refused, register, registered } from './accounts.ts';
+import { jsonOf, linkOf, loggedIn, mailThroughMailbox, refused, register, registered } from './accounts.ts';
 import { is2xx, newEmail, type RecipesApi, shown } from './api.ts';
+import { filesHoldingSoon, mainPhotoPath, uniquePng, uploadPhoto } from './photo-files.ts';
 import { listensOn } from './ports.ts';
 import { RECIPES, sharedInstance, start } from './target.ts';
 import { decodeJwt, otherKey, signingKey, signJwt } from './tokens.ts';
@@ -145,4 +148,29 @@ check('recipes/config/app-url-default/localhost-and-port', RECIPES, async (t, c)
   const links = api.linksIn(res);
   const base = `http://localhost:${new URL(api.url).port}/`;
   t.true(links.length > 0 && links.every((l) => l.startsWith(base)), `links of the registration answer with APP_URL unset, on ${base} expected: ${shown(res)}`);
+});
+
+check('recipes/config/persistence/restart-keeps-accounts', RECIPES, async (t, c) => {
+  const { api, launched, secret } = await start(c);
+  const admin = await api.admin();
+  t.true(existsSync(join(launched.dir, 'data', 'recipes.json')), 'data/recipes.json in the working folder');
+  launched.kill('SIGTERM');
+  await launched.exited;
+  // The same folder and secret, a new start.
+  const again = await c.launch({ dir: launched.dir, env: { JWT_SECRET: secret, JWT_EXPIRES_IN: '7d', APP_URL: 'http://127.0.0.1:{port}' } });
+  const http = c.http(`http://127.0.0.1:${again.port}`);
+  const status = await http.request({ path: '/api/admin/setup' });
+  t.deepEqual(jsonOf(status), { adminExists: true }, `GET /api/admin/setup after the restart: ${shown(status)}`);
+  const login = await http.request({ method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: admin.email, password: admin.password }) });
+  t.is(login.status, 200, `the admin's login after the restart: ${shown(login)}`);
+});
+
+check('recipes/config/uploads-directory/photos-under-uploads', RECIPES, async (t, c) => {
+  const { api, launched } = await sharedInstance(c);
+  const user = await api.user('uploads');
+  const recipe = await api.recipe(user.token, { title: 'A photographed dish' });
+  const bytes = uniquePng();
+  await c.need('uploading a main photo', () => api.ok('POST /api/recipes/:id/photo', uploadPhoto(api, mainPhotoPath(recipe.id), user.token, bytes)));
+  const found = await filesHoldingSoon(launched.dir, bytes);
+  t.true(found.length > 0 && found.every((f) => f.startsWith(join(launched.dir, 'uploads'))), `the photo's files under ${launched.dir}: ${found.join(', ') || '(none)'}`);
 });

@@ -18,6 +18,7 @@ import {
   SMTP_FROM,
   sentFrom,
   settingsOf,
+  smtpEmpty,
   userByEmail,
   usersOf,
 } from './accounts.ts';
@@ -25,18 +26,8 @@ import { is2xx, newEmail, PASSWORD, type RecipesApi, shown } from './api.ts';
 import type { Mailbox } from './mailbox.ts';
 import { RECIPES, sharedInstance, start } from './target.ts';
 
-const SMTP_KEYS = ['smtpHost', 'smtpPort', 'smtpUser', 'smtpPass', 'smtpFrom'] as const;
 /** The keys GET shows (whether smtpPass, a secret, is shown is not stated). */
 const SHOWN_KEYS = ['allowRegistration', 'smtpHost', 'smtpPort', 'smtpUser', 'smtpFrom'] as const;
-
-const blank = (value: unknown): boolean => value === undefined || value === null || value === '' || value === 0;
-
-/** Makes sure the instance's SMTP settings are empty (they are not touched when they are). */
-async function smtpEmpty(api: RecipesApi, adminToken: string): Promise<void> {
-  const settings = await settingsOf(api, adminToken);
-  if (SMTP_KEYS.every((k) => blank(settings[k]))) return;
-  await patchSettings(api, adminToken, { smtpHost: '', smtpPort: null, smtpUser: '', smtpPass: '', smtpFrom: '' });
-}
 
 /** The link (holding a token, shapes.linkToken) of the mail to `email`, judged: a mail came, from smtpFrom,
  * with such a link. */

@@ -2,20 +2,43 @@
 // comes from the setup endpoint, which says whether an admin exists; afterwards accounts come from
 // registration. Each case starts its own recipe manager (a first run needs an empty store).
 import { check } from '../harness/index.ts';
+import type { HttpResponse } from '../harness/http-client.ts';
 import { isObject, jsonOf, register, userByEmail, usersOf } from './accounts.ts';
 import { is2xx, newEmail, PASSWORD, shown } from './api.ts';
 import { RECIPES, start } from './target.ts';
 
 const setupBody = (email: string) => ({ email, password: PASSWORD, name: 'Conformance Admin' });
 
+/** The leaves of a JSON answer by path (the whole text when it is not JSON). */
+function leaves(res: HttpResponse): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (value: unknown, at: string): void => {
+    if (Array.isArray(value) || isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, `${at}/${k}`);
+    else found.set(at, JSON.stringify(value));
+  };
+  const body = jsonOf(res);
+  if (body === undefined) found.set('', res.text);
+  else walk(body, '');
+  return found;
+}
+
+/** The parts of the answers that hold in each state and differ between them: what says which state it is (a
+ * request id or a time in every answer is left out, as it changes within a state too). */
+function stateSignal(before: HttpResponse[], after: HttpResponse[]): string[] {
+  const [b, a] = [before.map(leaves), after.map(leaves)];
+  const steady = (ls: Map<string, string>[], path: string) => ls.every((l) => l.get(path) === ls[0]!.get(path));
+  const paths = new Set([...b, ...a].flatMap((l) => [...l.keys()]));
+  return [...paths].filter((p) => steady(b, p) && steady(a, p) && b[0]!.get(p) !== a[0]!.get(p));
+}
+
 check('recipes/setup/status-endpoint/reports-whether-admin-exists', RECIPES, async (t, c) => {
   const { api } = await start(c);
-  const before = await api.call('GET', '/api/admin/setup');
-  if (!t.true(is2xx(before), `GET /api/admin/setup without a token, no admin yet: ${shown(before)}`)) return;
+  const before = [await api.call('GET', '/api/admin/setup'), await api.call('GET', '/api/admin/setup')];
+  for (const res of before) if (!t.true(is2xx(res), `GET /api/admin/setup without a token, no admin yet: ${shown(res)}`)) return;
   await api.admin();
-  const after = await api.call('GET', '/api/admin/setup');
-  if (!t.true(is2xx(after), `GET /api/admin/setup without a token, an admin made: ${shown(after)}`)) return;
-  t.not(after.text, before.text, 'GET /api/admin/setup answers the same before and after the first admin');
+  const after = [await api.call('GET', '/api/admin/setup'), await api.call('GET', '/api/admin/setup')];
+  for (const res of after) if (!t.true(is2xx(res), `GET /api/admin/setup without a token, an admin made: ${shown(res)}`)) return;
+  t.true(stateSignal(before, after).length > 0, `GET /api/admin/setup says nothing different once the first admin exists: ${shown(before[0]!)} | ${shown(after[0]!)}`);
 });
 
 check('recipes/setup/create-first-admin/fresh-install-creates-admin', RECIPES, async (t, c) => {
