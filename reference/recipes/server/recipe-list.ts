@@ -17,50 +17,59 @@ type StoredRecipe = DeepReadonly<Recipe>;
 const newestFirst = (a: StoredRecipe, b: StoredRecipe) =>
   a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
+/** A recipe in the list order, with its search text (made when first needed, again once it changed). */
+interface Entry {
+  readonly recipe: StoredRecipe;
+  search: string | null;
+  searchOf: string;
+}
+
+const entryOf = (recipe: StoredRecipe): Entry => ({ recipe, search: null, searchOf: '' });
+
 /**
- * The recipe ids in list order. The store counts acknowledged updates: the order is known to match the store at
+ * The recipes in list order, as the store's records themselves (a change of the routes is made in place, so a
+ * record stays the same object). The store counts acknowledged updates: the order is known to match the store at
  * one count. After a write of the routes, `noteWrite` moves it along when that write is the only one since (its
  * recipe added or removed); any other write — a user deleted with their recipes, a test seeding the store — leaves
  * the count ahead, and the next read sorts again.
  */
 export class RecipeOrder {
   readonly #store: RecipesStore;
-  #ids: string[] = [];
+  #entries: Entry[] = [];
   #at = -1;
 
   constructor(store: RecipesStore) {
     this.#store = store;
   }
 
-  ids(): readonly string[] {
+  entries(): readonly Entry[] {
     const at = this.#store.stats.acknowledged;
     if (at !== this.#at) {
-      this.#ids = Object.values(this.#store.data.recipes).sort(newestFirst).map((recipe) => recipe.id);
+      this.#entries = Object.values(this.#store.data.recipes).sort(newestFirst).map(entryOf);
       this.#at = at;
     }
-    return this.#ids;
+    return this.#entries;
   }
 
   /** Called as soon as a write of the routes resolved, with the recipe it created or the id it deleted. */
   noteWrite(change: { added?: StoredRecipe; removed?: string } = {}): void {
     const at = this.#store.stats.acknowledged;
     if (at !== this.#at + 1) return;
-    const ids = this.#ids;
+    const entries = this.#entries;
     if (change.removed !== undefined) {
-      const at = ids.indexOf(change.removed);
-      if (at >= 0) ids.splice(at, 1);
+      const index = entries.findIndex((entry) => entry.recipe.id === change.removed);
+      if (index >= 0) entries.splice(index, 1);
     }
     const added = change.added;
-    if (added !== undefined && !ids.includes(added.id)) {
-      const recipes = this.#store.data.recipes;
+    if (added !== undefined && !entries.some((entry) => entry.recipe.id === added.id)) {
       let low = 0;
-      let high = ids.length;
+      let high = entries.length;
       while (low < high) {
         const mid = (low + high) >>> 1;
-        if (newestFirst(recipes[ids[mid]!]!, added) < 0) low = mid + 1;
+        if (newestFirst(entries[mid]!.recipe, added) < 0) low = mid + 1;
         else high = mid;
       }
-      ids.splice(low, 0, added.id);
+      entries.splice(low, 0, entryOf(added));
     }
     this.#at = at;
   }
@@ -126,15 +135,16 @@ export function listQueryOf(query: Query, scope: 'user' | 'public'): ListQuery {
 
 /** Between the fields of the search text: no stored text holds it (recipe-fields.ts refuses control characters). */
 const SEPARATOR = '\u0000';
-const searchTexts = new WeakMap<object, { updatedAt: string; text: string }>();
 
-function searchText(recipe: StoredRecipe): string {
-  const cached = searchTexts.get(recipe);
-  if (cached?.updatedAt === recipe.updatedAt) return cached.text;
-  const parts = [recipe.title, recipe.description, ...recipe.ingredients.map((ingredient) => ingredient.name), ...recipe.tags];
-  const text = parts.join(SEPARATOR).toLowerCase();
-  searchTexts.set(recipe, { updatedAt: recipe.updatedAt, text });
-  return text;
+/** The lower-cased text q is looked for in, made again when the recipe changed (every change sets updatedAt). */
+function searchText(entry: Entry): string {
+  const { recipe } = entry;
+  if (entry.search === null || entry.searchOf !== recipe.updatedAt) {
+    const parts = [recipe.title, recipe.description, ...recipe.ingredients.map((ingredient) => ingredient.name), ...recipe.tags];
+    entry.search = parts.join(SEPARATOR).toLowerCase();
+    entry.searchOf = recipe.updatedAt;
+  }
+  return entry.search;
 }
 
 export interface ListPage {
@@ -144,7 +154,7 @@ export interface ListPage {
 
 /** The page of recipes matching `query` that `viewer` sees in lists (null: the public list), and the count of all. */
 export function findRecipes(store: RecipesStore, order: RecipeOrder, query: ListQuery, viewer: DeepReadonly<User> | null): ListPage {
-  const { recipes, saved } = store.data;
+  const { saved } = store.data;
   const favorites = viewer !== null && Object.hasOwn(saved, viewer.id) ? saved[viewer.id]! : {};
   const { q, tag, category, mine } = query;
   // A NUL in q would match across fields; no stored text holds one.
@@ -153,14 +163,14 @@ export function findRecipes(store: RecipesStore, order: RecipeOrder, query: List
   const to = from + query.limit;
   const items: StoredRecipe[] = [];
   let total = 0;
-  for (const id of order.ids()) {
-    const recipe = recipes[id];
-    if (recipe === undefined || !inListsOf(recipe, viewer)) continue;
+  for (const entry of order.entries()) {
+    const { recipe } = entry;
+    if (!inListsOf(recipe, viewer)) continue;
     if (mine && recipe.ownerId !== viewer?.id) continue;
-    if (query.saved && !Object.hasOwn(favorites, id)) continue;
+    if (query.saved && !Object.hasOwn(favorites, recipe.id)) continue;
     if (category !== null && recipe.category !== category) continue;
     if (tag !== null && !recipe.tags.includes(tag)) continue;
-    if (q !== null && !searchText(recipe).includes(q)) continue;
+    if (q !== null && !searchText(entry).includes(q)) continue;
     if (total >= from && total < to) items.push(recipe);
     total++;
   }
