@@ -47,6 +47,26 @@ for (const [kind, clause] of [
   });
 }
 
+/** Each step of a recipe answer as text, by the step word it carries (index into words.steps). */
+async function stepTexts(c: CaseContext, inst: Instance, id: string, token: string, words: string[]): Promise<(string | undefined)[]> {
+  const res = await c.need(`GET ${recipePath(id)} as its owner`, () => inst.api.ok('GET', inst.api.call('GET', recipePath(id), { token })));
+  const view = await c.need('the recipe in the answer', () => inst.api.recipeOf(res));
+  const steps = Array.isArray(view.steps) ? view.steps.map((s) => JSON.stringify(s)) : [];
+  return words.map((w) => steps.find((s) => s.includes(w)));
+}
+
+check('recipes/recipe-photos/step-photo-upload/photo-goes-to-that-step', RECIPES, async (t, c) => {
+  const p = await paths(c, 2);
+  const before = await stepTexts(c, p.inst, p.r.id, p.owner.token, p.r.words.steps);
+  // The steps' own representation is not shown: what the case compares is each step as the answer has it.
+  if (before.some((s) => s === undefined)) c.inconclusive(`the recipe answer has no steps array holding the step texts (shapes.rename for steps and text?)`);
+  await c.need(`POST ${p.step}`, () => p.inst.api.ok('POST', uploadPhoto(p.inst.api, p.step, p.owner.token)));
+  const after = await stepTexts(c, p.inst, p.r.id, p.owner.token, p.r.words.steps);
+  // The photo of the step with order 2 changes nothing of the steps with orders 1 and 3.
+  t.is(after[0], before[0], 'the step with order 1 changed after an upload to the step with order 2');
+  t.is(after[2], before[2], 'the step with order 3 changed after an upload to the step with order 2');
+});
+
 check('recipes/recipe-photos/stored-as-files/each-photo-a-file', RECIPES, async (t, c) => {
   const p = await paths(c);
   const uploads = [
