@@ -11,8 +11,9 @@ import { isObject, jsonOf } from './accounts.ts';
 import { shown } from './api.ts';
 import { sharedInstance } from './target.ts';
 
-const BROWSER: CaseOptions = { needs: ['launch', 'browser'], timeoutMs: 60_000 };
-const STEP_TIMEOUT_MS = 10_000;
+const BROWSER: CaseOptions = { needs: ['launch', 'browser'], timeoutMs: 90_000 };
+/** Generous: Swagger UI's page renders slowly on a busy 2-core machine. */
+const STEP_TIMEOUT_MS = 20_000;
 
 /** Endpoints of the table a reader of the docs must find (as text: with or without the /api prefix). */
 const SEEN = ['/auth/login', '/auth/register', '/recipes', '/admin/setup', '/admin/users', '/categories'];
@@ -46,7 +47,7 @@ async function docsPage(c: CaseContext, url: string): Promise<DocsPage> {
 /** The endpoints of SEEN the page's visible text lacks, once it has them all or after STEP_TIMEOUT_MS. */
 async function missingEndpoints(page: Page): Promise<string[]> {
   await page
-    .waitForFunction((seen) => seen.every((s) => document.body?.innerText.includes(s)), SEEN, { timeout: STEP_TIMEOUT_MS })
+    .waitForFunction((seen) => seen.every((s) => document.body?.innerText.includes(s)), SEEN, { timeout: STEP_TIMEOUT_MS, polling: 250 })
     .catch(() => undefined);
   const text = await page.evaluate(() => document.body?.innerText ?? '');
   return SEEN.filter((s) => !text.includes(s));
