@@ -2,7 +2,10 @@
 // every endpoint of the document's table with its method and access, /health and the extras, schemas that
 // compile, and answers of the real server that match it; /api/docs is Swagger UI's page, its files come from
 // swagger-ui-dist (only those, with their types and caching), and nothing is loaded from elsewhere.
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -11,7 +14,8 @@ import test, { type ExecutionContext } from 'ava';
 import { ASSET_CACHE_CONTROL, PACKAGE_ASSETS } from './docs-assets.ts';
 import { DOCS_INIT_SCRIPT } from './docs-page.ts';
 import { openApiDocument } from './openapi-document.ts';
-import type { JsonObject } from './openapi-schemas.ts';
+import { IMAGES, postPhoto, startWithAccounts } from './recipes-test-support.ts';
+import type { JsonObject } from './openapi-json-schema.ts';
 import { ADMIN, type Answer, bearer, COOK, registerVerified, setupAdmin, withServer } from './test-server.ts';
 
 type Access = 'public' | 'optional' | 'bearer' | 'admin';
@@ -48,7 +52,7 @@ const DOCUMENT_TABLE: readonly [string, string, Access][] = [
   ['DELETE', '/recipes/:id/saved', 'bearer'],
   ['GET', '/categories', 'bearer'],
 ];
-const EXTRAS = ['GET /health', 'GET /api/health', 'GET /api/openapi.json', 'GET /api/docs', 'GET /api/docs/{asset}', 'GET /uploads/{file}'];
+const EXTRAS = ['GET /health', 'GET /api/health', 'GET /api/openapi.json', 'GET /api/docs', 'GET /api/docs/{asset}', 'GET /uploads/{name}'];
 
 const templated = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 const operations = (doc: JsonObject) =>
@@ -175,6 +179,102 @@ test("the server's answers match the document's schemas", (t) =>
     check('DELETE /api/admin/invites/{id}', await s.api('DELETE', `/api/admin/invites/${invite.body.id}`, { headers: bearer(token) }));
     check('DELETE /api/admin/users/{id}', await s.api('DELETE', users, { headers: bearer(token) }));
   }));
+
+test("the recipe endpoints' answers match the document's schemas", async (t) => {
+  const { s, admin, cook, other } = await startWithAccounts();
+  try {
+    const doc = await resolved(openApiDocument());
+    const check = (key: string, answer: Answer) => matchesDocument(t, doc, key, answer);
+    const full = {
+      title: 'Pancakes for 4',
+      description: 'Fluffy.',
+      servings: 4,
+      prepMinutes: 10,
+      cookMinutes: null,
+      ingredients: [{ name: 'flour', quantity: 1.5, unit: 'cup' }, { name: 'salt' }],
+      steps: [{ text: 'Mix.' }, { order: 5, text: 'Fry.' }],
+      tags: [' Breakfast ', 'sweet'],
+      category: 'breakfast',
+      isPublic: true,
+      sourceUrl: 'https://example.org/pancakes',
+    };
+    const created = await s.api('POST', '/api/recipes', { json: full, headers: cook.headers });
+    check('POST /api/recipes', created);
+    check('POST /api/recipes', await s.api('POST', '/api/recipes', { json: { title: '' }, headers: cook.headers }));
+    check('POST /api/recipes', await s.api('POST', '/api/recipes', { json: { title: 'Bare' }, headers: cook.headers }));
+    const id = created.body.id as string;
+    check('GET /api/recipes/{id}', await s.api('GET', `/api/recipes/${id}?servings=2`));
+    check('GET /api/recipes/{id}', await s.api('GET', `/api/recipes/${id}?servings=0`));
+    check('GET /api/recipes/{id}', await s.api('GET', '/api/recipes/nothing-here', { headers: other.headers }));
+    check('GET /api/recipes', await s.api('GET', '/api/recipes?q=pan&tag=sweet&category=breakfast&mine=1&page=1&limit=5', { headers: cook.headers }));
+    check('GET /api/recipes', await s.api('GET', '/api/recipes?limit=0', { headers: cook.headers }));
+    check('GET /api/recipes', await s.api('GET', '/api/recipes'));
+    check('GET /api/recipes/public', await s.api('GET', '/api/recipes/public?page=3'));
+    check('GET /api/recipes/tags', await s.api('GET', '/api/recipes/tags', { headers: cook.headers }));
+    check('GET /api/categories', await s.api('GET', '/api/categories', { headers: cook.headers }));
+    check('PATCH /api/recipes/{id}', await s.api('PATCH', `/api/recipes/${id}`, { json: { isPublic: false, category: null }, headers: cook.headers }));
+    check('PATCH /api/recipes/{id}', await s.api('PATCH', `/api/recipes/${id}`, { json: { isPublic: true }, headers: cook.headers }));
+    check('PATCH /api/recipes/{id}', await s.api('PATCH', `/api/recipes/${id}`, { json: { title: 'Mine now' }, headers: other.headers }));
+    check('POST /api/recipes/{id}/photo', await postPhoto(s, cook, `/api/recipes/${id}/photo`, { bytes: IMAGES.png }));
+    check('POST /api/recipes/{id}/photo', await postPhoto(s, cook, `/api/recipes/${id}/photo`, { bytes: Buffer.from('not an image') }));
+    const stepPhoto = await postPhoto(s, admin, `/api/recipes/${id}/steps/5/photo`, { bytes: IMAGES.jpg });
+    check('POST /api/recipes/{id}/steps/{order}/photo', stepPhoto);
+    check('POST /api/recipes/{id}/steps/{order}/photo', await postPhoto(s, cook, `/api/recipes/${id}/steps/2/photo`, { bytes: IMAGES.gif }));
+    const photo = await fetch(s.url + stepPhoto.body.steps[1].photoUrl);
+    t.is(photo.status, 200);
+    t.is(photo.headers.get('content-type'), 'image/jpeg');
+    await photo.arrayBuffer();
+    check('POST /api/recipes/{id}/saved', await s.api('POST', `/api/recipes/${id}/saved`, { headers: other.headers }));
+    check('GET /api/recipes', await s.api('GET', '/api/recipes?saved=true', { headers: other.headers }));
+    check('DELETE /api/recipes/{id}/saved', await s.api('DELETE', `/api/recipes/${id}/saved`, { headers: other.headers }));
+    check('POST /api/recipes/import-url', await s.api('POST', '/api/recipes/import-url', { json: { url: 'ftp://example.org/' }, headers: cook.headers }));
+    check('DELETE /api/recipes/{id}', await s.api('DELETE', `/api/recipes/${id}`, { headers: other.headers }));
+    check('DELETE /api/recipes/{id}', await s.api('DELETE', `/api/recipes/${id}`, { headers: cook.headers }));
+    check('DELETE /api/recipes/{id}', await s.api('DELETE', `/api/recipes/${id}`, { headers: cook.headers }));
+  } finally {
+    await s.close();
+  }
+});
+
+/** A page server for the import: /recipe holds a schema.org Recipe in JSON-LD, anything else no recipe. */
+async function startPageServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const recipe = {
+    '@context': 'https://schema.org',
+    '@type': 'Recipe',
+    name: 'Fünke pancakes',
+    recipeYield: '4 servings',
+    prepTime: 'PT10M',
+    recipeIngredient: ['1 1/2 cups flour', 'a pinch of salt'],
+    recipeInstructions: [{ '@type': 'HowToStep', text: 'Mix.' }, { '@type': 'HowToStep', text: 'Fry.' }],
+    keywords: 'breakfast, sweet',
+    recipeCategory: 'Breakfast',
+    image: 'https://example.org/pancakes.jpg',
+  };
+  const server = createServer((req, res) => {
+    const body = req.url === '/recipe' ? `<script type="application/ld+json">${JSON.stringify(recipe)}</script>` : '<p>No recipe here.</p>';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head></head><body>${body}</body></html>`);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+test('an import draft matches the document and can be posted back as it is', async (t) => {
+  const page = await startPageServer();
+  const { s, cook } = await startWithAccounts({ RECIPES_IMPORT_PRIVATE: 'allow' });
+  try {
+    const doc = await resolved(openApiDocument());
+    const draft = await s.api('POST', '/api/recipes/import-url', { json: { url: `${page.url}/recipe` }, headers: cook.headers });
+    matchesDocument(t, doc, 'POST /api/recipes/import-url', draft);
+    t.is(draft.body.title, 'Fünke pancakes');
+    matchesDocument(t, doc, 'POST /api/recipes', await s.api('POST', '/api/recipes', { json: draft.body, headers: cook.headers }));
+    matchesDocument(t, doc, 'POST /api/recipes/import-url', await s.api('POST', '/api/recipes/import-url', { json: { url: `${page.url}/nothing` }, headers: cook.headers }));
+  } finally {
+    await s.close();
+    await page.close();
+  }
+});
 
 const packageFolder = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const TYPES: Partial<Record<string, string>> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', png: 'image/png' };

@@ -1,6 +1,6 @@
 // The OpenAPI paths of health, accounts, first-run setup, settings, admin users, invites and the docs themselves
 // (the document's endpoint table B and the reference's extras; answers as reference/recipes/README.md "Server").
-import type { JsonObject } from './openapi-schemas.ts';
+import type { JsonObject } from './openapi-json-schema.ts';
 import { operation } from './openapi-operations.ts';
 
 const health = (id: string) =>

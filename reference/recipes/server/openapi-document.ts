@@ -5,7 +5,8 @@
 // so "Try it out" calls the server that serves the page.
 import { accountPaths } from './openapi-account-paths.ts';
 import { recipePaths } from './openapi-recipe-paths.ts';
-import { components, type JsonObject } from './openapi-schemas.ts';
+import type { JsonObject } from './openapi-json-schema.ts';
+import { components } from './openapi-schemas.ts';
 
 export const OPENAPI_VERSION = '3.1.0';
 

@@ -1,7 +1,8 @@
 // Builds the OpenAPI operation objects from a short description, so each endpoint states only what is its own:
 // who may call it (which adds its 401/403 answers and its security), its body (JSON bodies add 400, 413 and 415),
 // its success and its other error answers. Every error answer has the server's one error body.
-import { type JsonObject, ref } from './openapi-schemas.ts';
+import { type JsonObject, ref } from './openapi-json-schema.ts';
+import { PHOTO_MEDIA_TYPES } from './openapi-recipe-schemas.ts';
 
 /** public: no token; optional: a token widens what is seen; bearer: a valid token; admin: an active admin's. */
 export type Access = 'public' | 'optional' | 'bearer' | 'admin';
@@ -84,7 +85,7 @@ export function operation(spec: OperationSpec): JsonObject {
   if (spec.multipart !== undefined) {
     op['requestBody'] = {
       required: true,
-      content: { 'multipart/form-data': { schema: ref(spec.multipart), encoding: { photo: { contentType: 'image/jpeg, image/png, image/webp, image/gif' } } } },
+      content: { 'multipart/form-data': { schema: ref(spec.multipart), encoding: { photo: { contentType: PHOTO_MEDIA_TYPES } } } },
     };
   }
   op['responses'] = responses;

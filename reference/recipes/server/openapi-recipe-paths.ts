@@ -1,7 +1,8 @@
 // The OpenAPI paths of recipes, their photos, favorites, tags, categories and the uploaded files, as the catalog's
 // reference lines describe them (recipes/recipes/*, recipe-photos/*, import/*, public/*, tags/*, saved/*,
 // categories/*, list-query/*).
-import type { JsonObject } from './openapi-schemas.ts';
+import type { JsonObject } from './openapi-json-schema.ts';
+import { PHOTO_LIMIT_TEXT } from './openapi-recipe-schemas.ts';
 import { type OperationSpec, operation } from './openapi-operations.ts';
 
 const LIST_QUERY = ['Q', 'Tag', 'Category', 'Page', 'Limit'];
@@ -20,10 +21,10 @@ function photoUpload(id: string, summary: string, parameters: string[], notFound
     multipart: 'PhotoUpload',
     success: { status: 200, description: 'The recipe with the new photoUrl.', schema: 'Recipe' },
     errors: {
-      400: 'No file in the field photo.',
+      400: 'Not multipart/form-data, no file in the field photo, more than one file, an empty file or a malformed body.',
       403: NOT_OWNER,
       404: notFound,
-      413: 'The photo is larger than 10 MiB.',
+      413: `The photo is larger than ${PHOTO_LIMIT_TEXT}.`,
       415: 'Not a JPEG, PNG, WebP or GIF image.',
     },
   };
@@ -40,7 +41,7 @@ export const recipePaths: JsonObject = {
       access: 'bearer',
       parameters: [...LIST_QUERY, 'Mine', 'Saved'],
       success: page,
-      errors: { 400: 'A query value out of range (page, limit, mine, category).' },
+      errors: { 400: 'A query value that is not accepted (page, limit, mine, saved, q), or given twice.' },
     }),
     post: operation({
       id: 'createRecipe',
@@ -157,13 +158,13 @@ export const recipePaths: JsonObject = {
       success: { status: 200, description: 'The seeded categories, by name.', schema: { type: 'array', items: { $ref: '#/components/schemas/Category' } } },
     }),
   },
-  '/uploads/{file}': {
+  '/uploads/{name}': {
     get: operation({
       id: 'getPhoto',
       tag: 'photos',
       summary: 'An uploaded photo (the path of a photoUrl)',
       access: 'public',
-      parameters: ['PhotoFile'],
+      parameters: ['PhotoName'],
       success: { status: 200, description: 'The image.', media: 'image/*', schema: { type: 'string', contentMediaType: 'image/*' } },
       errors: { 404: 'No such file.' },
     }),
