@@ -221,9 +221,18 @@ test('the literal paths reach their own endpoints, never a recipe id', async (t)
   const imported = await f.s.api('POST', '/api/recipes/import-url', { json: { url: 'not a url' }, headers: f.cook.headers });
   t.is(imported.status, 400);
   t.is(imported.body.details[0].field, 'url');
-  // Other methods on them: no route, never the :id handlers.
-  t.is((await f.s.api('DELETE', '/api/recipes/public', { headers: f.cook.headers })).status, 404);
-  t.is((await f.s.api('PATCH', '/api/recipes/tags', { json: {}, headers: f.cook.headers })).status, 404);
+  // Other methods on them, and the paths below them: no route, never the :id handlers.
+  for (const [method, path] of [
+    ['GET', '/api/recipes/import-url'],
+    ['DELETE', '/api/recipes/public'],
+    ['PATCH', '/api/recipes/tags'],
+    ['POST', '/api/recipes/public/saved'],
+    ['POST', '/api/recipes/tags/photo'],
+  ] as const) {
+    const answer = await f.s.api(method, path, { headers: f.cook.headers, ...(method === 'PATCH' ? { json: {} } : {}) });
+    t.is(answer.status, 404, `${method} ${path}`);
+    t.regex(answer.body.error, /^No route for /, `${method} ${path}`);
+  }
 });
 
 test('categories: bearer, the fixed set sorted by name; a recipe names one by slug', async (t) => {

@@ -17,8 +17,8 @@
 //   GET    /uploads/<name>                      no token; the photo files
 //
 // The literal paths are registered before /api/recipes/:id, so polka's first match is theirs.
-import type { IncomingMessage } from 'node:http';
-import type { Polka } from 'polka';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Middleware, Polka } from 'polka';
 import type { DeepReadonly, Recipe, User } from '../store/index.ts';
 import { ApiError } from './api-error.ts';
 import { authenticate } from './bearer-auth.ts';
@@ -48,6 +48,15 @@ function servingsOf(query: Record<string, unknown>): number | undefined {
   }
   return servings;
 }
+
+/** The fixed paths beside /api/recipes/:id (recipes/recipes/literal-routes). */
+const LITERAL_PATHS: ReadonlySet<string> = new Set(['public', 'tags', 'import-url']);
+
+/** A route of one recipe: a fixed path is never an id, so a method it does not have finds no route (404). */
+const byId =
+  (handler: (req: Request, res: ServerResponse) => Promise<void>): Middleware =>
+  (req, res, next) =>
+    LITERAL_PATHS.has(req.params['id']!) ? next() : handler(req, res);
 
 /** The step order of a photo path: a step of the recipe, or 404. */
 function stepOrderOf(recipe: DeepReadonly<Recipe>, text: string): number {
@@ -103,55 +112,55 @@ export function mountRecipes(app: Polka, ctx: ServerContext): void {
     sendJson(res, 200, await importDraft(ctx, body['url']));
   });
 
-  app.get('/api/recipes/:id', async (req: Request, res) => {
+  app.get('/api/recipes/:id', byId(async (req, res) => {
     const user = await optionalUser(ctx, req);
     const recipe = readableRecipe(ctx, req.params['id']!, user);
     sendJson(res, 200, recipeView(recipe, isSaved(user, recipe.id), servingsOf(req.query)));
-  });
+  }));
 
-  app.patch('/api/recipes/:id', async (req: Request, res) => {
+  app.patch('/api/recipes/:id', byId(async (req, res) => {
     const user = await authenticate(ctx, req);
     const { id } = ownedRecipe(ctx, req.params['id']!, user);
     const change = recipeChangeOf(await readJsonObject(req, ctx.jsonLimit));
     await writes.change(id, change);
     sendJson(res, 200, answer(id, user));
-  });
+  }));
 
-  app.delete('/api/recipes/:id', async (req: Request, res) => {
+  app.delete('/api/recipes/:id', byId(async (req, res) => {
     const user = await authenticate(ctx, req);
     const { id } = ownedRecipe(ctx, req.params['id']!, user);
     await writes.remove(id);
     res.writeHead(204).end();
-  });
+  }));
 
-  app.post('/api/recipes/:id/photo', async (req: Request, res) => {
+  app.post('/api/recipes/:id/photo', byId(async (req, res) => {
     const user = await authenticate(ctx, req);
     const { id } = ownedRecipe(ctx, req.params['id']!, user);
     const photo = await receivePhoto(req, ctx.uploadsDir);
     await writes.setPhoto(id, null, photo.name);
     sendJson(res, 200, answer(id, user));
-  });
+  }));
 
-  app.post('/api/recipes/:id/steps/:order/photo', async (req: Request, res) => {
+  app.post('/api/recipes/:id/steps/:order/photo', byId(async (req, res) => {
     const user = await authenticate(ctx, req);
     const recipe = ownedRecipe(ctx, req.params['id']!, user);
     const step = stepOrderOf(recipe, req.params['order']!);
     const photo = await receivePhoto(req, ctx.uploadsDir);
     await writes.setPhoto(recipe.id, step, photo.name);
     sendJson(res, 200, answer(recipe.id, user));
-  });
+  }));
 
-  app.post('/api/recipes/:id/saved', async (req: Request, res) => {
+  app.post('/api/recipes/:id/saved', byId(async (req, res) => {
     const user = await authenticate(ctx, req);
     await writes.save(user, req.params['id']!);
     res.writeHead(204).end();
-  });
+  }));
 
-  app.delete('/api/recipes/:id/saved', async (req: Request, res) => {
+  app.delete('/api/recipes/:id/saved', byId(async (req, res) => {
     const user = await authenticate(ctx, req);
     await writes.unsave(user, req.params['id']!);
     res.writeHead(204).end();
-  });
+  }));
 
   app.get('/api/categories', async (req: Request, res) => {
     await authenticate(ctx, req);
