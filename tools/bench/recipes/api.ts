@@ -12,12 +12,13 @@
 // The two peers alternate their order each round; each figure is the median of the rounds.
 // Goals: list and search p50 < 5 ms; >= 300 durable writes/s at 10,000 recipes.
 //
-// Alone: npx tsx tools/bench/recipes/api.ts [--rounds N] [--duration S] [--connections C]
+// Alone: npx tsx tools/bench/recipes/api.ts [--rounds N] [--duration S] [--connections C] [--profile DIR]
+// (--profile: the server runs under node --cpu-prof, its profiles written to DIR, one per round)
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePorts } from '../../../conformance/harness/free-ports.ts';
@@ -57,10 +58,12 @@ export interface ApiBenchOptions {
   duration: number;
   /** autocannon's connections. */
   connections: number;
+  /** A folder for the server's CPU profiles (node --cpu-prof), one per round. */
+  profile?: string;
 }
 
 /** The seeded data file and what the bench user should see in it. */
-interface Seed {
+export interface Seed {
   file: string;
   bytes: number;
   /** Recipes the bench user may list: their own and every public one. */
@@ -94,7 +97,7 @@ interface ApiSample {
 const matchesWord = (recipe: Recipe, word: string) =>
   [recipe.title, recipe.description, ...recipe.ingredients.map((i) => i.name), ...recipe.tags].some((text) => text.toLowerCase().includes(word));
 
-async function seed(folder: string): Promise<Seed> {
+export async function seed(folder: string): Promise<Seed> {
   const next = random(15);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
   const passwordHash = await hashPassword(PASSWORD);
@@ -163,7 +166,7 @@ async function call(origin: string, method: string, path: string, token?: string
 }
 
 /** Logs in, checks that list, search and PATCH answer as the catalog says; the token and the totals. */
-async function prepare(origin: string, seed: Seed): Promise<{ token: string; totals: ApiSample['totals'] }> {
+export async function prepare(origin: string, seed: Seed): Promise<{ token: string; totals: ApiSample['totals'] }> {
   const answer = (what: string, res: { status: number; body: unknown }) => `${what} answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`;
   const login = await call(origin, 'POST', '/api/auth/login', undefined, { email: benchEmail(0), password: PASSWORD });
   const token = (login.body as { token?: unknown }).token;
@@ -191,7 +194,8 @@ async function apiRound(folder: string, seed: Seed, options: ApiBenchOptions, st
   copyFileSync(seed.file, dbFile);
   const [port] = await freePorts(1);
   const env = { JWT_SECRET: randomBytes(48).toString('base64'), PORT: String(port), RECIPES_HOST: '127.0.0.1', RECIPES_DB_FILE: dbFile };
-  const server = await startProcess([process.execPath, BUNDLE], env, port!, '0', { cwd: folder, quiet: true });
+  const profile = options.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profile}`];
+  const server = await startProcess([process.execPath, ...profile, BUNDLE], env, port!, '0', { cwd: folder, quiet: true });
   started(server);
   try {
     const origin = `http://127.0.0.1:${port}`;
@@ -301,7 +305,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       rounds: { type: 'string', default: '3' },
       duration: { type: 'string', default: '5' },
       connections: { type: 'string', default: '32' },
+      profile: { type: 'string' },
     },
   });
-  await benchRecipesApi({ rounds: Number(values.rounds), duration: Number(values.duration), connections: Number(values.connections) });
+  const { rounds, duration, connections, profile } = values;
+  await benchRecipesApi({ rounds: Number(rounds), duration: Number(duration), connections: Number(connections), profile: profile && resolve(profile) });
 }
