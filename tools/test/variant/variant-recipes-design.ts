@@ -30,6 +30,8 @@ export type Kind =
 
 export interface Route {
   kind: Kind;
+  /** GET /api/recipes/public (a list without a caller). */
+  public?: boolean;
   /** The recipe id of /api/recipes/:id and the paths under it. */
   recipeId?: string;
 }
@@ -49,7 +51,6 @@ const TABLE: [string, RegExp, Kind][] = [
   ['POST', /^\/api\/admin\/invites$/, 'invite'],
   ['GET', /^\/api\/admin\/invites$/, 'invites'],
   ['GET', /^\/api\/recipes$/, 'list'],
-  ['GET', /^\/api\/recipes\/public$/, 'list'],
   ['GET', /^\/api\/recipes\/tags$/, 'tags'],
   ['POST', /^\/api\/recipes\/import-url$/, 'draft'],
   ['POST', /^\/api\/recipes$/, 'recipe-change'],
@@ -61,6 +62,7 @@ const TABLE: [string, RegExp, Kind][] = [
 ];
 
 export function routeOf(method: string, path: string): Route {
+  if (method === 'GET' && path === '/api/recipes/public') return { kind: 'list', public: true };
   for (const [m, pattern, kind] of TABLE) {
     const found = method === m ? pattern.exec(path) : null;
     if (found) return found[1] === undefined ? { kind } : { kind, recipeId: decodeURIComponent(found[1]) };
@@ -270,12 +272,25 @@ export function errorOf(on: On, status: number, message: string): Answer {
 /** The query of a request in the reference's terms, or the refusal of a value the variant does not take. */
 export function queryToReference(on: On, route: Route, query: URLSearchParams): URLSearchParams | { refused: string } {
   const out = new URLSearchParams(query);
+  if (route.kind === 'recipe' && on('own-shapes')) {
+    // The variant's scaled read: ?yield=N (its name for servings); the reference's parameter means nothing.
+    out.delete('servings');
+    const servings = query.get('yield');
+    out.delete('yield');
+    if (servings !== null) out.set('servings', servings);
+  }
+  if (route.kind === 'list' && route.public && on('public-unfiltered')) {
+    for (const name of ['q', 'tag', 'category', 'mine', 'page', 'limit']) out.delete(name);
+    out.set('limit', '100');
+    return out;
+  }
   if (route.kind === 'list') {
     const mine = query.get('mine');
     if (on('mine-1') && mine !== null) {
       if (mine !== '1') return { refused: `mine: only 1 selects your own recipes, not ${JSON.stringify(mine)}` };
       out.set('mine', 'true');
     }
+    if (on('list-own-only') && !route.public) out.set('mine', 'true');
     if (on('paging-alt')) {
       const limit = query.get('limit');
       if (limit === null) out.set('limit', '10');

@@ -8,9 +8,10 @@ export const RECIPES_VARIANTS = {
   /** Recipe fields of its own — title as headline, description as summary, servings as yield, a step's text as
    * instruction, an ingredient's quantity as amount (isPublic and a step's order keep the names the document
    * gives them) — and answers wrapped: {recipe}, {user}, {settings}, {tags}, {categories}, {draft}, {invite},
-   * the login and setup token as accessToken ("Request and response payload shapes of the recipe manager: not
+   * the login and setup token as accessToken; the servings of a scaled read asked as ?yield= ("Request and response payload shapes of the recipe manager: not
    * shown"; "Fields of the recipe, user and invite records beyond those named: not shown";
-   * recipes/recipes/payload, recipes/auth/login-payload, recipes/setup/payload). */
+   * recipes/recipes/payload, recipes/auth/login-payload, recipes/setup/payload, recipes/recipes/servings-scaling:
+   * "how the API exposes it is not shown"). */
   'own-shapes': 'renamed fields, wrapped answers',
   /** Lists as {data: [...], meta: {page, perPage, total}} (users and invites: {data, meta: {total}}); the page
    * size parameter stays `limit`, which the document names (recipes/list-query/envelope,
@@ -52,6 +53,25 @@ export const RECIPES_VARIANTS = {
   /** Photos uploaded in the multipart field `image` (recipes/recipe-photos/upload-format: "The upload encoding,
    * field name and answer are not shown"). */
   'photo-field-image': 'photo field image',
+  /** Without mine, GET /api/recipes lists the caller's own recipes only, public and private (recipes/recipes/
+   * list-visibility: "Which recipes an authenticated list returns is not stated"). */
+  'list-own-only': 'the list holds only own recipes',
+  /** GET /api/recipes/public ignores q, tag, category, page and limit: the 100 newest public recipes in one
+   * answer (recipes/public/query-and-shape: "Whether the public list supports filters and paging, and its
+   * shape, are not shown"). */
+  'public-unfiltered': 'an unfiltered public list',
+  /** GET /api/recipes/tags draws on public recipes only, token or not (recipes/tags/scope-and-shape: "Which
+   * recipes the tags are drawn from and the answer shape are not shown"). */
+  'tags-public-only': 'tags of public recipes only',
+  /** The health answer at GET /api/health only, like every other endpoint; GET /health is not served
+   * (recipes/health/path-and-body: "It is not stated whether /health sits inside or outside the /api
+   * prefix"). */
+  'health-under-api': 'health under /api only',
+  /** Its own documentation page at /api/docs: server-made HTML listing every endpoint, with a form that calls
+   * the public GET endpoints; no OpenAPI document (recipes/docs/format-and-access: "The technology of the
+   * interactive docs, the machine-readable description behind them, and whether they require login are not
+   * stated"). */
+  'own-docs': 'its own docs page',
   // ------------------------------------------------------------ more than the document
   /** More fields in answers: a request id in every answer object, links and a rating in recipes, an avatar and
    * a locale in users ("Fields of the recipe, user and invite records beyond those named: not shown"). */

@@ -1,11 +1,12 @@
 // A permitted-variant recipe manager, for proving that the recipes suite passes a different but right one: the
-// reference recipe manager (reference/recipes) runs in this process on an internal 127.0.0.1 port, behind a
+// reference recipe manager (reference/recipes) runs in this process on an internal Unix socket, behind a
 // node:http front on PORT that speaks the variant's own design (variant-recipes-design.ts) where document 002
 // leaves room, each difference switched by VARIANTS (comma-separated, variant-recipes-variants.ts). The
 // deployment variables are the reference's: PORT (default 3000), JWT_SECRET, JWT_EXPIRES_IN, APP_URL,
 // RECIPES_DB_FILE (default data/recipes.json), RECIPES_IMPORT_PRIVATE, RECIPES_UPLOADS_DIR.
 //
 //   VARIANTS=a,b JWT_SECRET=… node --import tsx tools/test/variant/variant-recipes.ts
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
@@ -15,6 +16,7 @@ import { MailError, type MailLinks, resolveAppUrl } from '../../../reference/rec
 import { ConfigError, type RecipesServer, serverOptionsFromEnv, startRecipesServer } from '../../../reference/recipes/server/index.ts';
 import { parsePort } from '../../../reference/recipes/server/server-options.ts';
 import { openRecipesStore, type RecipesStore, recipesDbFile, StoreError } from '../../../reference/recipes/store/index.ts';
+import { DOCS_PAGE } from './variant-recipes-docs.ts';
 import { type Answer, errorAnswer, errorOf, type On, queryToReference, recipeToReference, renameParts, type Route, routeOf, successAnswer } from './variant-recipes-design.ts';
 import { RECIPES_VARIANTS, type RecipesVariant } from './variant-recipes-variants.ts';
 
@@ -32,6 +34,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** Bodies the front reads whole to translate: a JSON body, a photo upload. Larger ones are refused (413). */
 const JSON_CAP = 1024 * 1024 + 64 * 1024;
 const UPLOAD_CAP = 11 * 1024 * 1024;
+/** Linux's abstract namespace: no file to remove, whatever ends the process. */
+const BACKEND_SOCKET = `\0variant-recipes-${process.pid}-${randomBytes(6).toString('hex')}`;
 
 // ---------------------------------------------------------------- start-up
 
@@ -51,7 +55,9 @@ async function start(): Promise<{ front: ReturnType<typeof createServer>; backen
   const appUrl = resolveAppUrl(env['APP_URL'], frontPort);
   const uploadsDir = (options as { uploadsDir?: string }).uploadsDir ?? (env['RECIPES_UPLOADS_DIR'] || undefined);
   if (uploadsDir !== undefined) await mkdir(uploadsDir, { recursive: true });
-  backend = await startRecipesServer({ ...options, port: 0, host: '127.0.0.1', appUrl, store, log, ...(uploadsDir === undefined ? {} : { uploadsDir }) });
+  // The reference listens on an abstract Unix socket, not a loopback port: a port the kernel picks could be one
+  // the suite has reserved for another target that has not bound it yet.
+  backend = await startRecipesServer({ ...options, port: BACKEND_SOCKET as unknown as number, host: undefined, appUrl, store, log, ...(uploadsDir === undefined ? {} : { uploadsDir }) });
   if (on('code-param')) {
     const link = (path: string) => (token: string) => `${appUrl}${path}?code=${encodeURIComponent(token)}`;
     const links: MailLinks = { verification: link('/api/auth/verify-email'), reset: link('/reset-password'), invite: link('/join') };
@@ -105,7 +111,7 @@ interface Backend {
 
 function forward(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer | IncomingMessage | undefined): Promise<Backend> {
   return new Promise((resolve, reject) => {
-    const out = request({ host: '127.0.0.1', port: backend!.port, method, path, headers, agent }, (res) => resolve({ status: res.statusCode ?? 502, headers: res.headers, res }));
+    const out = request({ socketPath: BACKEND_SOCKET, method, path, headers, agent }, (res) => resolve({ status: res.statusCode ?? 502, headers: res.headers, res }));
     out.once('error', reject);
     if (body === undefined) out.end();
     else if (Buffer.isBuffer(body)) out.end(body);
@@ -168,6 +174,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     await ready;
     const url = new URL(req.url ?? '/', 'http://variant');
     const method = req.method ?? 'GET';
+    if (await ownEndpoint(method, url, res)) return;
     if (on('extra-endpoints') && (await extraEndpoint(method, url, req, res))) return;
     const route = routeOf(method, url.pathname);
     const query = queryToReference(on, route, url.searchParams);
@@ -177,6 +184,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       return;
     }
     const headers: IncomingHttpHeaders = { ...req.headers };
+    // tags-public-only: the tags do not depend on who asks.
+    if (on('tags-public-only') && route.kind === 'tags') delete headers.authorization;
     const body = await requestBody(req, route, headers);
     if (body === 'too-large') {
       await send(res, errorOf(on, 413, 'The request body is too large.'), {}, { Connection: 'close' });
@@ -185,7 +194,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const search = query.toString();
     const back = await forward(method, `${url.pathname}${search === '' ? '' : `?${search}`}`, headers, body);
     const type = back.headers['content-type'];
-    if (!isJson(type) && back.status !== 204) {
+    // The API's description is a document of its own, not an answer of the API's design.
+    const described = url.pathname === '/api/openapi.json' || url.pathname.startsWith('/api/docs');
+    if ((!isJson(type) || described) && back.status !== 204) {
       // Files, the docs page, anything not JSON: as the reference sends it.
       if (on('slow')) await sleep(30 + Math.floor(Math.random() * 51));
       const status = on('own-success-codes') && back.status === 201 ? 200 : back.status;
@@ -232,6 +243,29 @@ async function unverifiedAdmin(answer: Answer): Promise<Answer> {
   const { token } = await backend!.context.oneTime.issue('verify-email', id);
   const verificationUrl = backend!.context.links.verification(token);
   return { status: answer.status, body: { user: { ...user, emailVerified: false }, message: 'Administrator created; confirm the email address to sign in.', verificationUrl } };
+}
+
+// ---------------------------------------------------------------- endpoints of its own
+
+/** What the variant serves otherwise than the reference: its docs page, its health path. */
+async function ownEndpoint(method: string, url: URL, res: ServerResponse): Promise<boolean> {
+  const path = url.pathname;
+  if (on('health-under-api') && path === '/health') {
+    await send(res, errorOf(on, 404, `Nothing at ${path}; the health check is GET /api/health.`));
+    return true;
+  }
+  if (!on('own-docs')) return false;
+  if (method === 'GET' && (path === '/api/docs' || path === '/api/docs/')) {
+    if (on('slow')) await sleep(30 + Math.floor(Math.random() * 51));
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(DOCS_PAGE) });
+    res.end(DOCS_PAGE);
+    return true;
+  }
+  if (path.startsWith('/api/docs/') || path === '/api/openapi.json') {
+    await send(res, errorOf(on, 404, `Nothing at ${path}.`));
+    return true;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------- extra endpoints

@@ -1,0 +1,145 @@
+// The recipes suite passes a different but right recipe manager: the permitted variant (tools/test/variant/
+// variant-recipes.ts: the reference recipe manager behind a front of the variant's own design) changes only what
+// document 002 (part B) and the catalog leave open — payload shapes (declared in its description), the list
+// envelope and paging defaults, error bodies and statuses, 403 or 404, success codes, the values of mine, the
+// categories list, where links are and how tokens are passed, whether the setup admin verifies an email, the
+// photo field, extra fields and endpoints, stdout, signals, timing — and per set of variants no must-case fails
+// or errs, and exactly the listed informational cases (the reference's recorded choices the variant does not
+// share) come out informational.
+import { bundleTarget } from './run-cli.ts';
+import { variantSuite } from './variant-run.ts';
+import { RECIPES_VARIANTS, type RecipesVariant } from './variant/variant-recipes-variants.ts';
+
+// Bundled once, as the reference is: the suite starts a recipe manager for many cases.
+bundleTarget('tools/test/variant/variant-recipes.ts', '.cache/variant/recipes/variant-recipes.mjs');
+
+const TARGET = 'cmd:node {root}/.cache/variant/recipes/variant-recipes.mjs';
+const describe = (file: string): string[] => ['--describe', `recipes=tools/test/variant/${file}`];
+const id = (rest: string) => `recipes/${rest}`;
+
+variantSuite({
+  surface: 'recipes',
+  target: TARGET,
+  variants: Object.keys(RECIPES_VARIANTS) as RecipesVariant[],
+  sets: [
+    {
+      // An independently designed recipe manager: its own field names and wrapped answers, envelopes and paging
+      // defaults, errors and statuses, values of mine, categories, links and token parameter, photo field, docs
+      // page, extra fields and endpoints, a banner, no signal handlers, slower answers. Its shapes are in
+      // variant-recipes.json.
+      variants: [
+        'own-shapes',
+        'own-envelope',
+        'paging-alt',
+        'own-errors',
+        '404-not-403',
+        'own-success-codes',
+        'mine-1',
+        'categories-strings',
+        'links-elsewhere',
+        'code-param',
+        'photo-field-image',
+        'own-docs',
+        'extra-fields',
+        'extra-endpoints',
+        'banner',
+        'no-sigterm',
+        'slow',
+      ],
+      args: describe('variant-recipes.json'),
+      informational: [
+        // own-success-codes: 200 where the reference answers 201 or 204
+        'api/json-representation/json-answers-ids-timestamps-statuses',
+        'auth/register-payload/created-unverified-user-no-token',
+        'email/smtp-empty-definition/host-empty-means-unconfigured',
+        'recipes/payload/created-201-full-recipe',
+        'recipes/delete-semantics/no-content-then-not-found',
+        'saved/semantics/idempotent-204-readable-only',
+        'invites/revoke-status/204-then-404',
+        'admin-users/deleted-user-content/recipes-go-too',
+        // own-shapes (and own-success-codes): the token at accessToken, answers wrapped, ?yield= for servings
+        'auth/login-payload/token-and-user-401-alike',
+        'setup/payload/201-token-verified-admin',
+        'invites/representation/created-once-listed-without-token',
+        'invites/lifetime/seven-days-single-use',
+        'settings/defaults/fresh-values',
+        'settings/patch-semantics/partial-typed-unknown-400',
+        'tags/scope-and-shape/private-tags-for-owner-only',
+        'recipes/servings-scaling/quantities-scale-and-return',
+        // own-envelope and paging-alt: {data, meta}, ten a page
+        'list-query/envelope/items-page-limit-total',
+        'public/query-and-shape/filters-and-envelope',
+        'admin-users/list-shape/array-oldest-first',
+        // own-errors: 422 for input it cannot take, 401 for every refused login
+        'auth/password-policy/8-to-128-characters',
+        'auth/register-gate/403-closed-400-bad-invite',
+        'auth/reset-token-lifetime/newer-request-supersedes',
+        'auth/verification-token-lifetime/single-use-stays-verified',
+        'auth/login-unverified-status/403',
+        'auth/inactive-user/login-403-tokens-401-until-reactivated',
+        'invites/invited-user-verification/verify-before-login',
+        'admin-users/update-fields/role-active-only-404-unknown',
+        'import/failures/non-http-url-refused',
+        'import/failures/not-a-url-refused',
+        'list-query/pagination-defaults/past-the-end-empty',
+        'recipe-photos/upload-format/answer-shows-photo-and-replaces',
+        'recipes/step-order-values/sorted-by-order',
+        'categories/source-and-shape/seeded-slugs-by-name',
+        // 404-not-403: non-admins and non-owners answered 404
+        'admin-users/admin-refusal-status/401-without-token-403-for-users',
+        'settings/get-access/admin-only-password-hidden',
+        'recipes/ownership/only-owner-or-admin-changes',
+        'recipes/ownership/others-change-nothing-admins-may',
+        // links-elsewhere
+        'email/link-fields/verification-url-and-reset-url',
+        // code-param: the verification token is ?code=
+        'auth/verify-email-params/token-query-200-bad-400',
+        // extra-fields: a request id in every answer object, more fields in users
+        'auth/user-representation/fields',
+        'auth/reset-password-payload/200-bad-token-400',
+        'setup/status-shape/admin-exists-boolean',
+        // own-docs: no Swagger UI, no OpenAPI document
+        'docs/format-and-access/openapi-json-lists-every-endpoint',
+        'docs/format-and-access/swagger-ui-try-it-out',
+      ].map(id),
+    },
+    {
+      // The reference's shapes (variant-recipes-plain.json) with the other choices: others' private recipes
+      // refused as 403, a setup admin who verifies an email, a list of one's own recipes, an unfiltered public
+      // list, tags of public recipes only, extra fields.
+      variants: ['403-not-404', 'setup-admin-unverified', 'list-own-only', 'public-unfiltered', 'tags-public-only', 'extra-fields'],
+      args: describe('variant-recipes-plain.json'),
+      informational: [
+        // 403-not-404
+        'recipes/private-access/others-get-not-found',
+        'recipes/ownership/only-owner-or-admin-changes',
+        'recipes/ownership/others-change-nothing-admins-may',
+        'saved/semantics/idempotent-204-readable-only',
+        // setup-admin-unverified: no token in the setup answer
+        'setup/payload/201-token-verified-admin',
+        // list-own-only (the saved=true list too)
+        'recipes/list-visibility/own-and-others-public',
+        'saved/listing/saved-flag-and-filter',
+        // public-unfiltered
+        'public/query-and-shape/filters-and-envelope',
+        // tags-public-only
+        'tags/scope-and-shape/private-tags-for-owner-only',
+        // extra-fields: answers compared whole
+        'auth/user-representation/fields',
+        'auth/reset-password-payload/200-bad-token-400',
+        'auth/verify-email-params/token-query-200-bad-400',
+        'invites/representation/created-once-listed-without-token',
+        'settings/defaults/fresh-values',
+        'settings/patch-semantics/partial-typed-unknown-400',
+        'setup/status-shape/admin-exists-boolean',
+      ].map(id),
+    },
+    {
+      // The health check under /api like every other endpoint, and only there.
+      variants: ['health-under-api'],
+      args: describe('variant-recipes-plain.json'),
+      selection: ['recipes/health/**', 'recipes/config/port-*/**'],
+      informational: ['health/path-and-body/status-ok-and-uptime'].map(id),
+    },
+  ],
+});
