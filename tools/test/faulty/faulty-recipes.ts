@@ -1,0 +1,109 @@
+// A deliberately faulty recipe manager, for proving that the recipes suite can fail. It is the reference recipe
+// manager (reference/recipes, in this process, on an internal 127.0.0.1 port) behind a node:http front on PORT
+// that forwards every request, with each fault named in FAULTS (comma-separated, see faulty-recipes-faults.ts)
+// injected where a real recipe manager would get it wrong: the environment it reads, the request, the answer,
+// the store, or the reference's token check and mailer.
+//
+//   FAULTS=a,b node tools/test/faulty/faulty-recipes.ts     (bundled by the project test; environment as the
+//   reference's: PORT (3000), RECIPES_HOST, JWT_SECRET, JWT_EXPIRES_IN, APP_URL, RECIPES_DB_FILE
+//   (data/recipes.json), RECIPES_UPLOADS_DIR, RECIPES_IMPORT_PRIVATE)
+import { once } from 'node:events';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { AuthError } from '../../../reference/recipes/auth/index.ts';
+import { MailError } from '../../../reference/recipes/mail/index.ts';
+import { ConfigError, parsePort } from '../../../reference/recipes/server/server-options.ts';
+import { type RecipesServer, serverOptionsFromEnv, startRecipesServer } from '../../../reference/recipes/server/index.ts';
+import { openRecipesStore, type RecipesStore, recipesDbFile, StoreError } from '../../../reference/recipes/store/index.ts';
+import { accountRules, adminRules, serviceRules, setupAndSettingsRules } from './faulty-recipes-account-rules.ts';
+import { injectContextFaults } from './faulty-recipes-context.ts';
+import type { RecipesFault } from './faulty-recipes-faults.ts';
+import { type Rule, startFront } from './faulty-recipes-front.ts';
+import { Faulty } from './faulty-recipes-helpers.ts';
+import { recipeRules } from './faulty-recipes-recipe-rules.ts';
+
+const faults = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean) as RecipesFault[]);
+const on = (f: RecipesFault): boolean => faults.has(f);
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+/** The secret of jwt-secret-ignored: the same whatever JWT_SECRET says. */
+const BUILT_IN_SECRET = 'faulty-recipes built-in secret, never JWT_SECRET';
+
+async function main(): Promise<void> {
+  const env = { ...process.env };
+  const unset = (name: string): boolean => (env[name] ?? '').trim() === '';
+  let port = parsePort(env['PORT']);
+  if ((on('port-default-8080') && unset('PORT')) || on('port-ignored')) port = 8080;
+  serverOptionsFromEnv(env); // the reference's checks of every variable, as given
+  if (on('jwt-secret-ignored')) env['JWT_SECRET'] = BUILT_IN_SECRET;
+  if (on('expires-in-ignored')) delete env['JWT_EXPIRES_IN'];
+  const options = serverOptionsFromEnv({ ...env, PORT: '0' });
+  const host = env['RECIPES_HOST']?.trim() || undefined;
+
+  // The front listens first: APP_URL's default needs its port.
+  const rules: Rule[] = [];
+  let ready!: (port: number) => void;
+  const front = startFront(rules, new Promise<number>((resolve) => (ready = resolve)));
+  front.listen(port, host);
+  await Promise.race([once(front, 'listening'), once(front, 'error').then(([err]) => Promise.reject(err))]);
+  const frontPort = (front.address() as AddressInfo).port;
+
+  const store = await openRecipesStore({ file: recipesDbFile(env), log });
+  let server: RecipesServer;
+  try {
+    const uploadsDir = resolve((options as { uploadsDir?: string }).uploadsDir ?? (env['RECIPES_UPLOADS_DIR'] || 'uploads'));
+    await mkdir(uploadsDir, { recursive: true });
+    server = await startRecipesServer({
+      ...options,
+      port: 0,
+      host: '127.0.0.1',
+      // app-url-ignored: links on the default base whatever APP_URL says.
+      appUrl: on('app-url-ignored') || unset('APP_URL') ? `http://localhost:${frontPort}` : env['APP_URL'],
+      uploadsDir,
+      store,
+      log,
+    });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  injectContextFaults(server.context, on);
+  const f = new Faulty(on, server.context);
+  rules.push(...serviceRules(f), ...accountRules(f), ...setupAndSettingsRules(f), ...adminRules(f), ...recipeRules(f));
+  ready(server.port);
+  log(`recipes (faulty: ${[...faults].join(', ') || 'none'}): listening on http://${host ?? 'localhost'}:${frontPort}`);
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    shutdown(front, server, store).then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log(`recipes: stopping failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+async function shutdown(front: import('node:http').Server, server: RecipesServer, store: RecipesStore): Promise<void> {
+  const closed = once(front, 'close');
+  front.close();
+  front.closeAllConnections();
+  await closed;
+  try {
+    await server.close();
+  } finally {
+    await store.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  const known = err instanceof ConfigError || err instanceof StoreError || err instanceof MailError || (err instanceof AuthError && err.code === 'config');
+  log(`recipes: cannot start: ${known ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(1);
+});
