@@ -161,3 +161,26 @@ check('recipes/list-query/pagination-defaults/past-the-end-empty', RECIPES, asyn
   const big = await inst.api.call('GET', PATH, { token: data.users.a.token, query: { limit: 1000 } });
   t.true(big.status === 200 && /"limit":100[,}]/.test(big.text), `limit 1000 is clamped to 100: ${shown(big)}`);
 });
+
+check('recipes/list-query/mine-meaning/true-or-1-own-false-or-0-none', RECIPES, async (t, c) => {
+  const { inst, data } = await listData(c);
+  const idsFor = async (mine: string) => {
+    const res = await inst.api.call('GET', PATH, { token: data.users.a.token, query: { mine, limit: 100 } });
+    return res.status === 200 ? sorted(idsOf(inst.api.itemsOf(res))) : `${res.status}`;
+  };
+  const own = sorted(data.recipes.filter((r) => r.owner === 'a').map((r) => r.id));
+  const visible = sorted(data.recipes.filter((r) => r.owner === 'a' || r.isPublic).map((r) => r.id));
+  for (const mine of ['true', '1']) t.deepEqual(await idsFor(mine), own, `mine=${mine}`);
+  for (const mine of ['false', '0']) t.deepEqual(await idsFor(mine), visible, `mine=${mine}`);
+  t.is(await idsFor('yes'), '400', 'mine=yes');
+});
+
+check('recipes/list-query/ordering/newest-first', RECIPES, async (t, c) => {
+  const { inst, data } = await listData(c);
+  const res = await inst.api.call('GET', PATH, { token: data.users.a.token, query: { limit: 100 } });
+  const items = res.status === 200 ? inst.api.itemsOf(res) : [];
+  const keys = items.map((r) => [String(r['createdAt']), String(r.id)] as const);
+  const want = [...keys].sort((x, y) => (x[0] === y[0] ? (x[1] < y[1] ? -1 : 1) : x[0] < y[0] ? 1 : -1));
+  t.true(items.length > 0, shown(res));
+  t.deepEqual(keys, want, 'the list is not newest first (ties by id)');
+});
