@@ -64,12 +64,13 @@ function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   else res.destroy();
 }
 
-/** The front; `rules` may be filled in until `upstreamPort` resolves (requests wait for it). */
-export function startFront(rules: readonly Rule[], upstreamPort: Promise<number>): Server {
+/** The front of the server listening on `socketPath`; `rules` may be filled in until `ready` resolves (requests
+ * wait for it). */
+export function startFront(rules: readonly Rule[], socketPath: string, ready: Promise<void>): Server {
   const agent = new Agent({ keepAlive: true });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const port = await upstreamPort;
+    await ready;
     const url = new URL(req.url ?? '/', 'http://front');
     const x: Exchange = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: { ...req.headers }, body: undefined, kept: new Map() };
     const matching = rules.filter((r) => (r.method === undefined || r.method === x.method) && r.path.test(url.pathname));
@@ -89,7 +90,7 @@ export function startFront(rules: readonly Rule[], upstreamPort: Promise<number>
       headers['content-length'] = String(x.body.length);
     }
     const search = x.query.toString();
-    const upstream = request({ host: '127.0.0.1', port, method: x.method, path: `${x.path}${search ? `?${search}` : ''}`, headers, agent });
+    const upstream = request({ socketPath, method: x.method, path: `${x.path}${search ? `?${search}` : ''}`, headers, agent });
     upstream.on('response', (answer) => {
       respond(answer).catch((err: unknown) => fail(req, res, err));
     });

@@ -1,5 +1,5 @@
 // A deliberately faulty recipe manager, for proving that the recipes suite can fail. It is the reference recipe
-// manager (reference/recipes, in this process, on an internal 127.0.0.1 port) behind a node:http front on PORT
+// manager (reference/recipes, in this process, on an internal socket) behind a node:http front on PORT
 // that forwards every request, with each fault named in FAULTS (comma-separated, see faulty-recipes-faults.ts)
 // injected where a real recipe manager would get it wrong: the environment it reads, the request, the answer,
 // the store, or the reference's token check and mailer.
@@ -7,6 +7,7 @@
 //   FAULTS=a,b node tools/test/faulty/faulty-recipes.ts     (bundled by the project test; environment as the
 //   reference's: PORT (3000), RECIPES_HOST, JWT_SECRET, JWT_EXPIRES_IN, APP_URL, RECIPES_DB_FILE
 //   (data/recipes.json), RECIPES_UPLOADS_DIR, RECIPES_IMPORT_PRIVATE)
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -27,6 +28,10 @@ const faults = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean) as 
 const on = (f: RecipesFault): boolean => faults.has(f);
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
+/** Where the reference listens: an abstract Unix socket (Linux), not a loopback port, which the kernel could
+ * pick among those the suite has reserved for other targets that have not bound them yet. */
+const UPSTREAM = `\0faulty-recipes-${process.pid}-${randomBytes(6).toString('hex')}`;
+
 /** The secret of jwt-secret-ignored: the same whatever JWT_SECRET says. */
 const BUILT_IN_SECRET = 'faulty-recipes built-in secret, never JWT_SECRET';
 
@@ -43,8 +48,8 @@ async function main(): Promise<void> {
 
   // The front listens first: APP_URL's default needs its port.
   const rules: Rule[] = [];
-  let ready!: (port: number) => void;
-  const front = startFront(rules, new Promise<number>((resolve) => (ready = resolve)));
+  let ready!: () => void;
+  const front = startFront(rules, UPSTREAM, new Promise<void>((resolve) => (ready = resolve)));
   front.listen(port, host);
   await Promise.race([once(front, 'listening'), once(front, 'error').then(([err]) => Promise.reject(err))]);
   const frontPort = (front.address() as AddressInfo).port;
@@ -56,8 +61,8 @@ async function main(): Promise<void> {
     await mkdir(uploadsDir, { recursive: true });
     server = await startRecipesServer({
       ...options,
-      port: 0,
-      host: '127.0.0.1',
+      port: UPSTREAM as unknown as number, // polka hands it to net's listen: a socket path
+      host: undefined,
       // app-url-ignored: links on the default base whatever APP_URL says.
       appUrl: on('app-url-ignored') || unset('APP_URL') ? `http://localhost:${frontPort}` : env['APP_URL'],
       uploadsDir,
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
   injectContextFaults(server.context, on);
   const f = new Faulty(on, server.context);
   rules.push(...serviceRules(f), ...accountRules(f), ...setupAndSettingsRules(f), ...adminRules(f), ...recipeRules(f));
-  ready(server.port);
+  ready();
   log(`recipes (faulty: ${[...faults].join(', ') || 'none'}): listening on http://${host ?? 'localhost'}:${frontPort}`);
 
   let stopping = false;
