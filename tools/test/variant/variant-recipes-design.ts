@@ -7,6 +7,7 @@ import type { RecipesVariant } from './variant-recipes-variants.ts';
 export type On = (v: RecipesVariant) => boolean;
 
 export type Kind =
+  | 'setup-status'
   | 'setup'
   | 'login'
   | 'me'
@@ -38,6 +39,7 @@ export interface Route {
 
 const ID = '([^/]+)';
 const TABLE: [string, RegExp, Kind][] = [
+  ['GET', /^\/api\/admin\/setup$/, 'setup-status'],
   ['POST', /^\/api\/admin\/setup$/, 'setup'],
   ['POST', /^\/api\/auth\/login$/, 'login'],
   ['GET', /^\/api\/auth\/me$/, 'me'],
@@ -127,6 +129,9 @@ export function successAnswer(on: On, route: Route, answer: Answer): Answer {
 
   if (isObject(body) || Array.isArray(body)) {
     switch (route.kind) {
+      case 'setup-status':
+        if (isObject(body) && shapes) body = { needsSetup: body['adminExists'] !== true };
+        break;
       case 'setup':
       case 'login':
         if (isObject(body) && shapes) {
@@ -306,24 +311,52 @@ export function queryToReference(on: On, route: Route, query: URLSearchParams): 
   return out;
 }
 
-/** A multipart body with the part names of `names` changed (the variant's photo field is the reference's). */
-export function renameParts(body: Buffer, boundary: string, names: Readonly<Record<string, string>>): Buffer {
-  const first = Buffer.from(`--${boundary}`);
+export interface Part {
+  /** The part's header lines (latin1). */
+  head: string;
+  content: Buffer;
+}
+
+/** A multipart body with each part passed through `change` (the variant's photo field and handling in the
+ * reference's terms). A body it cannot read is returned as it is. */
+export function mapParts(body: Buffer, boundary: string, change: (part: Part) => Part): Buffer {
+  const delimiter = Buffer.from(`--${boundary}`);
   const next = Buffer.from(`\r\n--${boundary}`);
-  const pieces: Buffer[] = [];
-  let last = 0;
-  let at = body.indexOf(first);
-  while (at !== -1) {
-    const headStart = at + first.length + 2;
+  let at = body.indexOf(delimiter);
+  if (at === -1) return body;
+  const pieces: Buffer[] = [body.subarray(0, at)];
+  for (;;) {
+    const headStart = at + delimiter.length + 2;
     const headEnd = body.indexOf('\r\n\r\n', headStart);
-    if (headEnd === -1) break;
-    const head = body.subarray(headStart, headEnd).toString('latin1');
-    const changed = head.replace(/(;\s*name=")([^"]*)(")/i, (_m, a: string, name: string, b: string) => `${a}${names[name] ?? name}${b}`);
-    pieces.push(body.subarray(last, headStart), Buffer.from(changed, 'latin1'));
-    last = headEnd;
-    at = body.indexOf(next, headEnd);
-    if (at !== -1) at += 2;
+    const end = headEnd === -1 ? -1 : body.indexOf(next, headEnd + 4);
+    if (body.toString('latin1', at + delimiter.length, headStart) === '--' || end === -1) {
+      pieces.push(body.subarray(at));
+      return Buffer.concat(pieces);
+    }
+    const part = change({ head: body.toString('latin1', headStart, headEnd), content: body.subarray(headEnd + 4, end) });
+    pieces.push(body.subarray(at, headStart), Buffer.from(part.head, 'latin1'), Buffer.from('\r\n\r\n'), part.content, Buffer.from('\r\n'));
+    at = end + 2;
   }
-  pieces.push(body.subarray(last));
-  return Buffer.concat(pieces);
+}
+
+/** A part's field name changed by `names`. */
+export function renamePart(part: Part, names: Readonly<Record<string, string>>): Part {
+  return { ...part, head: part.head.replace(/(;\s*name=")([^"]*)(")/i, (_m, a: string, name: string, b: string) => `${a}${names[name] ?? name}${b}`) };
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const METADATA_CHUNKS = new Set(['tEXt', 'iTXt', 'zTXt', 'eXIf', 'tIME']);
+
+/** A PNG without its text, Exif and time chunks (strip-metadata); anything else as it is. */
+export function withoutMetadata(content: Buffer): Buffer {
+  if (content.length < 8 || !content.subarray(0, 8).equals(PNG_SIGNATURE)) return content;
+  const kept: Buffer[] = [content.subarray(0, 8)];
+  for (let at = 8; at < content.length; ) {
+    if (at + 12 > content.length) return content;
+    const end = at + 12 + content.readUInt32BE(at);
+    if (end > content.length) return content;
+    if (!METADATA_CHUNKS.has(content.toString('latin1', at + 4, at + 8))) kept.push(content.subarray(at, end));
+    at = end;
+  }
+  return Buffer.concat(kept);
 }

@@ -8,7 +8,7 @@ export const RECIPES_VARIANTS = {
   /** Recipe fields of its own — title as headline, description as summary, servings as yield, a step's text as
    * instruction, an ingredient's quantity as amount (isPublic and a step's order keep the names the document
    * gives them) — and answers wrapped: {recipe}, {user}, {settings}, {tags}, {categories}, {draft}, {invite},
-   * the login and setup token as accessToken; the servings of a scaled read asked as ?yield= ("Request and response payload shapes of the recipe manager: not
+   * the login and setup token as accessToken, the setup state as {needsSetup}; the servings of a scaled read asked as ?yield= ("Request and response payload shapes of the recipe manager: not
    * shown"; "Fields of the recipe, user and invite records beyond those named: not shown";
    * recipes/recipes/payload, recipes/auth/login-payload, recipes/setup/payload, recipes/recipes/servings-scaling:
    * "how the API exposes it is not shown"). */
@@ -50,6 +50,13 @@ export const RECIPES_VARIANTS = {
   /** The setup admin verifies an email like anyone: the setup answer carries the verification link and no
    * token (recipes/setup/payload: "whether the setup admin must verify an email, are not shown"). */
   'setup-admin-unverified': 'the setup admin verifies an email',
+  /** A verification link that works answers 303 to the front end's sign-in page (APP_URL/login?verified=1)
+   * rather than JSON, as a link clicked in a mail should (recipes/auth/verify-email-params: "How the
+   * verification token is passed and what the verification endpoint answers are not shown"). */
+  'verify-redirect': 'verification answered with a redirect',
+  /** Mails as HTML alone, the link behind a button (nothing is said of the mails' form; recipes/email/
+   * smtp-configured-sends-mail asks for the links and the sender only). */
+  'html-mail': 'HTML-only mails',
   /** Photos uploaded in the multipart field `image` (recipes/recipe-photos/upload-format: "The upload encoding,
    * field name and answer are not shown"). */
   'photo-field-image': 'photo field image',
@@ -72,6 +79,10 @@ export const RECIPES_VARIANTS = {
    * interactive docs, the machine-readable description behind them, and whether they require login are not
    * stated"). */
   'own-docs': 'its own docs page',
+  /** Photos kept without their metadata: text, Exif and time chunks are dropped from a PNG before it is stored,
+   * as a server careful of its users' privacy does ("Uploaded photos are stored as files in an uploads
+   * directory": nothing says their bytes are kept as sent; recipes/recipe-photos/upload-format, limits). */
+  'strip-metadata': 'photos stored without metadata',
   // ------------------------------------------------------------ more than the document
   /** More fields in answers: a request id in every answer object, links and a rating in recipes, an avatar and
    * a locale in users ("Fields of the recipe, user and invite records beyond those named: not shown"). */

@@ -12,12 +12,12 @@ import { mkdir } from 'node:fs/promises';
 import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuthError } from '../../../reference/recipes/auth/index.ts';
-import { MailError, type MailLinks, resolveAppUrl } from '../../../reference/recipes/mail/index.ts';
+import { MailError, type Mailer, type MailLinks, type OutgoingMail, resolveAppUrl } from '../../../reference/recipes/mail/index.ts';
 import { ConfigError, type RecipesServer, serverOptionsFromEnv, startRecipesServer } from '../../../reference/recipes/server/index.ts';
 import { parsePort } from '../../../reference/recipes/server/server-options.ts';
 import { openRecipesStore, type RecipesStore, recipesDbFile, StoreError } from '../../../reference/recipes/store/index.ts';
 import { DOCS_PAGE } from './variant-recipes-docs.ts';
-import { type Answer, errorAnswer, errorOf, type On, queryToReference, recipeToReference, renameParts, type Route, routeOf, successAnswer } from './variant-recipes-design.ts';
+import { type Answer, errorAnswer, errorOf, mapParts, type On, queryToReference, recipeToReference, renamePart, type Route, routeOf, successAnswer, withoutMetadata } from './variant-recipes-design.ts';
 import { RECIPES_VARIANTS, type RecipesVariant } from './variant-recipes-variants.ts';
 
 const variants = new Set((process.env['VARIANTS'] ?? '').split(',').filter(Boolean));
@@ -41,6 +41,7 @@ const BACKEND_SOCKET = `\0variant-recipes-${process.pid}-${randomBytes(6).toStri
 
 let store: RecipesStore | undefined;
 let backend: RecipesServer | undefined;
+let appUrl = '';
 
 async function start(): Promise<{ front: ReturnType<typeof createServer>; backend: RecipesServer; store: RecipesStore }> {
   const env = process.env;
@@ -52,7 +53,7 @@ async function start(): Promise<{ front: ReturnType<typeof createServer>; backen
   front.listen(port);
   await Promise.race([once(front, 'listening'), once(front, 'error').then(([err]) => Promise.reject(err))]);
   const frontPort = (front.address() as AddressInfo).port;
-  const appUrl = resolveAppUrl(env['APP_URL'], frontPort);
+  appUrl = resolveAppUrl(env['APP_URL'], frontPort);
   const uploadsDir = (options as { uploadsDir?: string }).uploadsDir ?? (env['RECIPES_UPLOADS_DIR'] || undefined);
   if (uploadsDir !== undefined) await mkdir(uploadsDir, { recursive: true });
   // The reference listens on an abstract Unix socket, not a loopback port: a port the kernel picks could be one
@@ -62,6 +63,11 @@ async function start(): Promise<{ front: ReturnType<typeof createServer>; backen
     const link = (path: string) => (token: string) => `${appUrl}${path}?code=${encodeURIComponent(token)}`;
     const links: MailLinks = { verification: link('/api/auth/verify-email'), reset: link('/reset-password'), invite: link('/join') };
     Object.defineProperty(backend.context, 'links', { value: links });
+  }
+  if (on('html-mail')) {
+    const mailerOf = backend.context.mailer.bind(backend.context);
+    const htmlOnly = (mailer: Mailer): Mailer => ({ configured: mailer.configured, from: mailer.from, send: (mail) => mailer.send({ ...mail, text: '', html: mailHtml(mail) }) });
+    Object.defineProperty(backend.context, 'mailer', { value: () => htmlOnly(mailerOf()) });
   }
   if (on('banner')) {
     process.stdout.write('+-----------------------------------------+\n');
@@ -158,11 +164,14 @@ async function requestBody(req: IncomingMessage, route: Route, headers: Incoming
     return body;
   }
   const boundary = /^multipart\/form-data;.*boundary="?([^";]+)"?/i.exec(type ?? '')?.[1];
-  if (on('photo-field-image') && route.kind === 'photo' && boundary !== undefined) {
+  if ((on('photo-field-image') || on('strip-metadata')) && route.kind === 'photo' && boundary !== undefined) {
     const raw = await readAll(req, UPLOAD_CAP);
     if (raw === undefined) return 'too-large';
-    // The reference's field is `photo`: a part named so is not the variant's photo.
-    const body = renameParts(raw, boundary, { image: 'photo', photo: 'not-the-photo' });
+    const body = mapParts(raw, boundary, (part) => {
+      // The reference's field is `photo`: a part named so is not the variant's photo.
+      const named = on('photo-field-image') ? renamePart(part, { image: 'photo', photo: 'not-the-photo' }) : part;
+      return on('strip-metadata') ? { ...named, content: withoutMetadata(named.content) } : named;
+    });
     headers['content-length'] = String(body.length);
     return body;
   }
@@ -213,6 +222,13 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.end(raw);
       return;
     }
+    if (on('verify-redirect') && route.kind === 'verify' && back.status === 200) {
+      // A link clicked in a mail lands on the front end's sign-in page.
+      if (on('slow')) await sleep(30 + Math.floor(Math.random() * 51));
+      res.writeHead(303, { Location: `${appUrl}/login?verified=1`, 'Content-Length': 0 });
+      res.end();
+      return;
+    }
     const answer = await translate(method, route, req, { status: back.status, body: parsed });
     await send(res, answer, back.headers);
   } catch (err) {
@@ -243,6 +259,14 @@ async function unverifiedAdmin(answer: Answer): Promise<Answer> {
   const { token } = await backend!.context.oneTime.issue('verify-email', id);
   const verificationUrl = backend!.context.links.verification(token);
   return { status: answer.status, body: { user: { ...user, emailVerified: false }, message: 'Administrator created; confirm the email address to sign in.', verificationUrl } };
+}
+
+/** A mail as HTML alone, its link behind a button (html-mail). */
+function mailHtml(mail: OutgoingMail): string {
+  const link = /https?:\/\/\S+/.exec(mail.text)?.[0] ?? '';
+  const lines = mail.text.split('\n').filter((l) => l.trim() !== '' && !l.includes(link) && !l.trim().endsWith(':'));
+  const text = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return `<!doctype html><html><body>${lines.map((l) => `<p>${text(l)}</p>`).join('')}<p><a href="${link.replace(/&/g, '&amp;')}" style="padding:8px;background:#2a7">Open</a></p></body></html>`;
 }
 
 // ---------------------------------------------------------------- endpoints of its own
