@@ -26,8 +26,8 @@ variantSuite({
     {
       // An independently designed recipe manager: its own field names and wrapped answers, envelopes and paging
       // defaults, errors and statuses, values of mine, categories, links and token parameter, photo field, docs
-      // page, extra fields and endpoints, a banner, no signal handlers, slower answers. Its shapes are in
-      // variant-recipes.json.
+      // page, numbered recipes, extra fields and endpoints, a banner, no signal handlers, slower answers. Its
+      // shapes are in variant-recipes.json.
       variants: [
         'own-shapes',
         'own-envelope',
@@ -41,6 +41,7 @@ variantSuite({
         'code-param',
         'photo-field-image',
         'own-docs',
+        'numeric-ids',
         'extra-fields',
         'extra-endpoints',
         'banner',
@@ -110,8 +111,8 @@ variantSuite({
     {
       // The reference's shapes (variant-recipes-plain.json) with the other choices: others' private recipes
       // refused as 403, a setup admin who verifies an email, a list of one's own recipes, an unfiltered public
-      // list, tags of public recipes only, extra fields.
-      variants: ['403-not-404', 'setup-admin-unverified', 'list-own-only', 'public-unfiltered', 'tags-public-only', 'extra-fields'],
+      // list, tags of public recipes only, bad tokens refused on public reads, extra fields.
+      variants: ['403-not-404', 'setup-admin-unverified', 'list-own-only', 'public-unfiltered', 'tags-public-only', 'strict-tokens', 'extra-fields'],
       args: describe('variant-recipes-plain.json'),
       informational: [
         // 403-not-404

@@ -13,6 +13,9 @@ export const RECIPES_VARIANTS = {
    * recipes/recipes/payload, recipes/auth/login-payload, recipes/setup/payload, recipes/recipes/servings-scaling:
    * "how the API exposes it is not shown"). */
   'own-shapes': 'renamed fields, wrapped answers',
+  /** Recipes numbered 1, 2, 3… in answers and paths rather than UUIDs (recipes/api/json-representation: "The
+   * document shows no … identifier formats"). */
+  'numeric-ids': 'recipes numbered',
   /** Lists as {data: [...], meta: {page, perPage, total}} (users and invites: {data, meta: {total}}); the page
    * size parameter stays `limit`, which the document names (recipes/list-query/envelope,
    * recipes/admin-users/list-shape, recipes/invites/representation). */
@@ -74,6 +77,9 @@ export const RECIPES_VARIANTS = {
    * (recipes/health/path-and-body: "It is not stated whether /health sits inside or outside the /api
    * prefix"). */
   'health-under-api': 'health under /api only',
+  /** A bearer token sent to a public read (a recipe, the public list, the tags) is checked too: an invalid one
+   * answers 401 (the document gives public reads no rule for a bad token; recipes/auth/unauthenticated). */
+  'strict-tokens': 'bad tokens refused on public reads',
   /** Its own documentation page at /api/docs: server-made HTML listing every endpoint, with a form that calls
    * the public GET endpoints; no OpenAPI document (recipes/docs/format-and-access: "The technology of the
    * interactive docs, the machine-readable description behind them, and whether they require login are not

@@ -17,6 +17,7 @@ import { ConfigError, type RecipesServer, serverOptionsFromEnv, startRecipesServ
 import { parsePort } from '../../../reference/recipes/server/server-options.ts';
 import { openRecipesStore, type RecipesStore, recipesDbFile, StoreError } from '../../../reference/recipes/store/index.ts';
 import { DOCS_PAGE } from './variant-recipes-docs.ts';
+import { RecipeNumbers } from './variant-recipes-ids.ts';
 import { type Answer, errorAnswer, errorOf, mapParts, type On, queryToReference, recipeToReference, renamePart, type Route, routeOf, successAnswer, withoutMetadata } from './variant-recipes-design.ts';
 import { RECIPES_VARIANTS, type RecipesVariant } from './variant-recipes-variants.ts';
 
@@ -42,6 +43,7 @@ const BACKEND_SOCKET = `\0variant-recipes-${process.pid}-${randomBytes(6).toStri
 let store: RecipesStore | undefined;
 let backend: RecipesServer | undefined;
 let appUrl = '';
+let numbers: RecipeNumbers | undefined;
 
 async function start(): Promise<{ front: ReturnType<typeof createServer>; backend: RecipesServer; store: RecipesStore }> {
   const env = process.env;
@@ -49,6 +51,7 @@ async function start(): Promise<{ front: ReturnType<typeof createServer>; backen
   const options = serverOptionsFromEnv({ ...env, PORT: '0' });
   const dbFile = recipesDbFile(env);
   store = await openRecipesStore({ file: dbFile, log });
+  if (on('numeric-ids')) numbers = new RecipeNumbers(`${dbFile}.recipe-numbers.json`);
   const front = createServer((req, res) => void handle(req, res));
   front.listen(port);
   await Promise.race([once(front, 'listening'), once(front, 'error').then(([err]) => Promise.reject(err))]);
@@ -182,6 +185,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   try {
     await ready;
     const url = new URL(req.url ?? '/', 'http://variant');
+    if (numbers) url.pathname = numbers.referencePath(url.pathname);
     const method = req.method ?? 'GET';
     if (await ownEndpoint(method, url, res)) return;
     if (on('extra-endpoints') && (await extraEndpoint(method, url, req, res))) return;
@@ -191,6 +195,16 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       req.resume();
       await send(res, errorOf(on, 400, query.refused));
       return;
+    }
+    if (on('strict-tokens') && method === 'GET' && (route.kind === 'recipe' || route.kind === 'list' || route.kind === 'tags') && req.headers.authorization !== undefined) {
+      // A token that comes along is checked, public reads included.
+      const me = await forward('GET', '/api/auth/me', { authorization: req.headers.authorization }, undefined);
+      const raw = (await readAll(me.res)) ?? Buffer.alloc(0);
+      if (me.status === 401) {
+        req.resume();
+        await send(res, errorAnswer(on, { route, recipeExists: false, tokenSent: true }, { status: 401, body: JSON.parse(raw.toString('utf8') || '{}') }), me.headers);
+        return;
+      }
     }
     const headers: IncomingHttpHeaders = { ...req.headers };
     // tags-public-only: the tags do not depend on who asks.
@@ -244,7 +258,7 @@ async function translate(method: string, route: Route, req: IncomingMessage, ans
     return errorAnswer(on, { route, recipeExists, tokenSent: /^bearer\s/i.test(req.headers.authorization ?? '') }, answer);
   }
   if (route.kind === 'setup' && method === 'POST' && on('setup-admin-unverified')) return successAnswer(on, { kind: 'register' }, await unverifiedAdmin(answer));
-  return successAnswer(on, route, answer);
+  return successAnswer(on, route, numbers ? { ...answer, body: numbers.numbered(route.kind, answer.body) } : answer);
 }
 
 /** The setup admin made unverified, and the setup answer a registration's: the user and its verification link. */
