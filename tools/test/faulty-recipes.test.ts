@@ -205,7 +205,7 @@ const RUNS: FaultRun[] = [
 const id = (rest: string) => `recipes/${rest}`;
 
 /** At most this many conformance runs at once (each starts many recipe managers; the machine has two cores). */
-const PARALLEL = 3;
+const PARALLEL = 4;
 let running = 0;
 const waiting: (() => void)[] = [];
 async function slot<T>(work: () => Promise<T>): Promise<T> {
