@@ -19,7 +19,7 @@ export const RECIPES_FAULTS = {
   'jwt-secret-ignored': 'JWT_SECRET ignored (built-in secret)',
   /** config/jwt-expires-in: tokens live 7 days whatever JWT_EXPIRES_IN says. */
   'expires-in-ignored': 'JWT_EXPIRES_IN ignored (always 7d)',
-  /** config/app-url-in-links: links are built on the server's own address, not APP_URL. */
+  /** config/app-url-in-links: links are built on http://localhost:<PORT> (the default), whatever APP_URL says. */
   'app-url-ignored': 'links ignore APP_URL',
 
   // ---------------------------------------------------------------- tokens
@@ -108,7 +108,7 @@ export const RECIPES_FAULTS = {
   'list-open': 'recipe list without a token',
   /** recipes/create: POST /api/recipes without a token creates a recipe. */
   'create-anonymous': 'recipes created without a token',
-  /** recipes/get, recipes/public-readable-without-auth: a public recipe needs a token. */
+  /** recipes/public-readable-without-auth, recipes/is-public-field: a public recipe needs a token. */
   'public-needs-token': 'public recipes need a token',
   /** recipes/get (a token is needed unless the recipe is public), recipes/is-public-field: anyone, without a
    * token too, reads a private recipe. */
@@ -121,8 +121,8 @@ export const RECIPES_FAULTS = {
   'literal-route-shadowed': 'fixed paths taken for recipe ids',
   /** recipe-photos/main-photo-upload: POST /api/recipes/:id/photo answers 404. */
   'photo-404': 'no main photo upload',
-  /** recipe-photos/step-photo-upload: a step photo goes to the first step, whatever the order. */
-  'step-photo-wrong-step': 'step photos land on the first step',
+  /** recipe-photos/step-photo-upload: a step photo goes to the step after the one asked for (the first after the last). */
+  'step-photo-wrong-step': 'step photos land on the next step',
   /** recipe-photos/stored-as-files: uploaded photos are kept in the database, not as files. */
   'photo-in-db': 'photos kept in the database',
   /** import/import-url: the import answers an empty draft. */
@@ -133,9 +133,10 @@ export const RECIPES_FAULTS = {
   'tags-duplicated': 'tags listed more than once',
   /** saved/save, saved/unsave: saving and unsaving answer success without a token (and change nothing). */
   'saved-open': 'favorites changed without a token',
-  /** saved/save: saving answers success and saves nothing. */
+  /** saved/save: saving answers success and saves nothing (no must-case can see it: the document has no way to
+   * list favorites; the reference's saved flag and saved=true list show it, recipes/saved/listing). */
   'saved-noop': 'favorites not saved',
-  /** saved/unsave: unsaving answers success and removes nothing. */
+  /** saved/unsave: unsaving answers success and removes nothing (seen only as saved-noop is). */
   'unsave-noop': 'favorites not removed',
   /** categories/list: GET /api/categories answers 404. */
   'categories-404': 'no categories',
