@@ -53,6 +53,13 @@ export const verifiedBy = (res: HttpResponse): boolean => res.status >= 200 && r
 /** A response for a failure message: status and the start of the body. */
 export const shown = (res: HttpResponse): string => `${res.status} ${res.text.slice(0, 300)}`;
 
+/** GET /health, and GET /api/health when that is not a success: the document names GET /health without saying
+ * whether it sits inside the /api prefix (catalog recipes/health/path-and-body). The last answer. */
+export async function healthAnswer(http: HttpClient): Promise<HttpResponse> {
+  const bare = await http.request({ path: '/health' });
+  return is2xx(bare) ? bare : http.request({ path: '/api/health' });
+}
+
 /** The admins made on shared instances, by address. */
 const admins = new Map<string, Promise<Account>>();
 

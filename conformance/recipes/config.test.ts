@@ -8,7 +8,7 @@ import { fixedPort } from '../harness/fixed-port.ts';
 import { check } from '../harness/index.ts';
 import type { HttpResponse } from '../harness/http-client.ts';
 import { jsonOf, linkOf, loggedIn, mailThroughMailbox, refused, register, registered } from './accounts.ts';
-import { is2xx, newEmail, type RecipesApi, shown } from './api.ts';
+import { healthAnswer, is2xx, newEmail, type RecipesApi, shown } from './api.ts';
 import { filesHoldingSoon, mainPhotoPath, uniquePng, uploadPhoto } from './photo-files.ts';
 import { listensOn } from './ports.ts';
 import { RECIPES, sharedInstance, start } from './target.ts';
@@ -20,8 +20,8 @@ check('recipes/config/port-default/listens-on-3000', { ...RECIPES, applicable: (
   const { launched } = await start(c, { env: { PORT: undefined, APP_URL: `http://127.0.0.1:${DEFAULT_PORT}` }, listen: [] });
   c.note('# PORT unset');
   if (!t.is(await listensOn(launched, DEFAULT_PORT), undefined, 'PORT unset')) return;
-  const res = await c.http(`http://127.0.0.1:${DEFAULT_PORT}`).request({ path: '/health' });
-  t.true(is2xx(res), `GET /health on port ${DEFAULT_PORT}: ${shown(res)}`);
+  const res = await healthAnswer(c.http(`http://127.0.0.1:${DEFAULT_PORT}`));
+  t.true(is2xx(res), `GET /health (or /api/health) on port ${DEFAULT_PORT}: ${shown(res)}`);
 });
 
 check('recipes/config/jwt-secret/tokens-signed-with-the-secret', RECIPES, async (t, c) => {

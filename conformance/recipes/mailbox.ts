@@ -22,7 +22,7 @@ export interface Mail {
 
 /** The URLs in a mail's text and HTML, each once, in order. */
 function linksOf(text: string, html: string): string[] {
-  const found = [...`${text}\n${html}`.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&').replace(/[.,;)]+$/, ''));
+  const found = [...`${text}\n${html}`.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((m) => m[0].replace(/&amp;/g, '&').replace(/[.,;)\]]+$/, ''));
   return [...new Set(found.flatMap((u) => urlsIn(u)))];
 }
 
