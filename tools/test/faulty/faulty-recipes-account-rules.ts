@@ -44,7 +44,7 @@ export function serviceRules(f: Faulty): Rule[] {
         return undefined;
       },
     },
-    { fault: 'health-404', method: 'GET', path: /^\/health$/, request: () => notFound() },
+    { fault: 'health-404', method: 'GET', path: /^\/(?:api\/)?health$/, request: () => notFound() },
     { fault: 'docs-404', path: /^\/api\/docs(?:\/|$)/, request: () => notFound() },
     {
       fault: 'bearer-ignored',

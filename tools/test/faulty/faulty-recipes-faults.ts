@@ -7,7 +7,7 @@ export const RECIPES_FAULTS = {
   'invites-outside-api': 'invites served at /admin/invites, not under /api',
   /** versioning/fixed-prefix-no-version: the API answers under /api/v1 too. */
   'api-v1-alias': 'API served under /api/v1 as well',
-  /** health/endpoint: GET /health answers 404. */
+  /** health/endpoint: no health endpoint: GET /health (and /api/health) answers 404. */
   'health-404': 'no GET /health',
   /** docs/interactive-docs: GET /api/docs answers 404. */
   'docs-404': 'no GET /api/docs',
