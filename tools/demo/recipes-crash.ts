@@ -26,6 +26,9 @@ const folder = mkdtempSync(join(tmpdir(), 'recipes-crash-'));
 const [port] = await freePorts(1);
 const api = `http://127.0.0.1:${port}`;
 let child: ChildProcess | undefined;
+/** Resolves when the current child has exited (listened for from its start: a kill may end it before the burst's
+ * clients have all returned). */
+let childExited: Promise<unknown> = Promise.resolve();
 // The bundled reference (built here if out of date), as the conformance runs start it: it starts in a fraction
 // of the time the tsx-run `recipes` command needs, which matters on a busy machine.
 const { command } = loadReferenceTargets(['recipes'])['recipes']!;
@@ -36,6 +39,7 @@ function start(): Promise<ChildProcess> {
     env: { ...process.env, JWT_SECRET: SECRET, PORT: String(port), RECIPES_HOST: '127.0.0.1', RECIPES_DB_FILE: join(folder, 'recipes.json'), RECIPES_UPLOADS_DIR: join(folder, 'uploads') },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  childExited = once(proc, 'exit');
   let err = '';
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
@@ -109,8 +113,17 @@ async function burst(token: string, round: number, killAfterMs: number): Promise
     }),
   );
   clearTimeout(killer);
-  await once(child!, 'exit').catch(() => {});
+  await childExited;
   return { acknowledged, attempts };
+}
+
+// Interrupted (Ctrl-C, a timeout): the server and the folder go too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    child?.kill('SIGKILL');
+    rmSync(folder, { recursive: true, force: true });
+    process.exit(130);
+  });
 }
 
 let failures = 0;
