@@ -24,7 +24,6 @@ const USAGE_ERRORS: [string, string[], RegExp][] = [
   ['a target that is neither URL nor command', ['--target', 'static=somewhere'], /neither a URL nor cmd:/],
   ['a target without a name', ['--target', 'http://127.0.0.1:1'], /NAME=URL/],
   ['an unknown surface', ['--surface', 'nope'], /unknown surface/],
-  ['a surface without a suite', ['--surface', 'recipes'], /no suite yet/],
   ['a target for a surface not selected', ['--surface', 'static', '--target', 'recipes=http://127.0.0.1:1'], /no suite selected/],
   ['a malformed --target-env', ['--target-env', 'static=no-value'], /NAME=VAR=VALUE/],
   ['--target-env for a URL target', ['--surface', 'static', '--target', 'static=http://127.0.0.1:1', '--target-env', 'static=A=b'], /only a started command/],
