@@ -3,6 +3,7 @@
 // Public: what main.ts and the tests use.
 export { startRecipesServer, type RecipesServer, type RecipesServerOptions } from './create-server.ts';
 export { ConfigError, DEFAULT_PORT, type ServerOptions, serverOptionsFromEnv } from './server-options.ts';
+export { ensureUploadsDir, startupFailure } from './startup.ts';
 export { StoreTokenRepository } from './store-token-repository.ts';
 export { ApiError, type ErrorBody, type FieldProblem } from './api-error.ts';
 

@@ -9,14 +9,10 @@
 //   (data/recipes.json), RECIPES_UPLOADS_DIR, RECIPES_IMPORT_PRIVATE)
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { AuthError } from '../../../reference/recipes/auth/index.ts';
-import { MailError } from '../../../reference/recipes/mail/index.ts';
-import { ConfigError, parsePort } from '../../../reference/recipes/server/server-options.ts';
-import { type RecipesServer, serverOptionsFromEnv, startRecipesServer } from '../../../reference/recipes/server/index.ts';
-import { openRecipesStore, type RecipesStore, recipesDbFile, StoreError } from '../../../reference/recipes/store/index.ts';
+import { parsePort } from '../../../reference/recipes/server/server-options.ts';
+import { ensureUploadsDir, type RecipesServer, serverOptionsFromEnv, startRecipesServer, startupFailure } from '../../../reference/recipes/server/index.ts';
+import { openRecipesStore, type RecipesStore, recipesDbFile } from '../../../reference/recipes/store/index.ts';
 import { accountRules, adminRules, serviceRules, setupAndSettingsRules } from './faulty-recipes-account-rules.ts';
 import { injectContextFaults } from './faulty-recipes-context.ts';
 import type { RecipesFault } from './faulty-recipes-faults.ts';
@@ -57,15 +53,13 @@ async function main(): Promise<void> {
   const store = await openRecipesStore({ file: recipesDbFile(env), log });
   let server: RecipesServer;
   try {
-    const uploadsDir = resolve((options as { uploadsDir?: string }).uploadsDir ?? (env['RECIPES_UPLOADS_DIR'] || 'uploads'));
-    await mkdir(uploadsDir, { recursive: true });
+    await ensureUploadsDir(options.uploadsDir);
     server = await startRecipesServer({
       ...options,
       port: UPSTREAM as unknown as number, // polka hands it to net's listen: a socket path
       host: undefined,
       // app-url-ignored: links on the default base whatever APP_URL says.
       appUrl: on('app-url-ignored') || unset('APP_URL') ? `http://localhost:${frontPort}` : env['APP_URL'],
-      uploadsDir,
       store,
       log,
     });
@@ -108,7 +102,6 @@ async function shutdown(front: import('node:http').Server, server: RecipesServer
 }
 
 main().catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof StoreError || err instanceof MailError || (err instanceof AuthError && err.code === 'config');
-  log(`recipes: cannot start: ${known ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  log(`recipes: cannot start: ${startupFailure(err)}`);
   process.exit(1);
 });

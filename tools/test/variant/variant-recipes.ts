@@ -8,14 +8,12 @@
 //   VARIANTS=a,b JWT_SECRET=… node --import tsx tools/test/variant/variant-recipes.ts
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdir } from 'node:fs/promises';
 import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AuthError } from '../../../reference/recipes/auth/index.ts';
-import { MailError, type Mailer, type MailLinks, type OutgoingMail, resolveAppUrl } from '../../../reference/recipes/mail/index.ts';
-import { ConfigError, type RecipesServer, serverOptionsFromEnv, startRecipesServer } from '../../../reference/recipes/server/index.ts';
+import { type Mailer, type MailLinks, type OutgoingMail, resolveAppUrl } from '../../../reference/recipes/mail/index.ts';
+import { ensureUploadsDir, type RecipesServer, serverOptionsFromEnv, startRecipesServer, startupFailure } from '../../../reference/recipes/server/index.ts';
 import { parsePort } from '../../../reference/recipes/server/server-options.ts';
-import { openRecipesStore, type RecipesStore, recipesDbFile, StoreError } from '../../../reference/recipes/store/index.ts';
+import { openRecipesStore, type RecipesStore, recipesDbFile } from '../../../reference/recipes/store/index.ts';
 import { DOCS_PAGE } from './variant-recipes-docs.ts';
 import { RecipeNumbers } from './variant-recipes-ids.ts';
 import { type Answer, errorAnswer, errorOf, mapParts, type On, queryToReference, recipeToReference, renamePart, type Route, routeOf, successAnswer, withoutMetadata } from './variant-recipes-design.ts';
@@ -57,11 +55,10 @@ async function start(): Promise<{ front: ReturnType<typeof createServer>; backen
   await Promise.race([once(front, 'listening'), once(front, 'error').then(([err]) => Promise.reject(err))]);
   const frontPort = (front.address() as AddressInfo).port;
   appUrl = resolveAppUrl(env['APP_URL'], frontPort);
-  const uploadsDir = (options as { uploadsDir?: string }).uploadsDir ?? (env['RECIPES_UPLOADS_DIR'] || undefined);
-  if (uploadsDir !== undefined) await mkdir(uploadsDir, { recursive: true });
+  await ensureUploadsDir(options.uploadsDir);
   // The reference listens on an abstract Unix socket, not a loopback port: a port the kernel picks could be one
   // the suite has reserved for another target that has not bound it yet.
-  backend = await startRecipesServer({ ...options, port: BACKEND_SOCKET as unknown as number, host: undefined, appUrl, store, log, ...(uploadsDir === undefined ? {} : { uploadsDir }) });
+  backend = await startRecipesServer({ ...options, port: BACKEND_SOCKET as unknown as number, host: undefined, appUrl, store, log });
   if (on('code-param')) {
     const link = (path: string) => (token: string) => `${appUrl}${path}?code=${encodeURIComponent(token)}`;
     const links: MailLinks = { verification: link('/api/auth/verify-email'), reset: link('/reset-password'), invite: link('/join') };
@@ -102,8 +99,7 @@ ready.then(
     process.once('SIGINT', stop);
   },
   (err: unknown) => {
-    const known = err instanceof ConfigError || err instanceof StoreError || err instanceof MailError || (err instanceof AuthError && err.code === 'config');
-    log(`variant-recipes: cannot start: ${known ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    log(`variant-recipes: cannot start: ${startupFailure(err)}`);
     void (store?.close() ?? Promise.resolve()).finally(() => process.exit(1));
   },
 );
