@@ -6,10 +6,14 @@ import { check, type CaseContext } from '../harness/index.ts';
 import { errorBody, is2xx, jsonObject, shown, successBody } from './admin-client.ts';
 import { SECOND } from './tls.ts';
 import { clientAddress, type Gateway, sharedGateway, startGateway } from './gateway.ts';
-import { listeningPorts } from './listening.ts';
+import { listeningPortsOver } from './listening.ts';
 import { type GatewaySetup, targetUrl } from './setup.ts';
 import { GATEWAY, needs, offers } from './target.ts';
+import { fared, send } from './traffic.ts';
 import { sharedUpstreams, spareUrl, startUpstreams } from './upstream.ts';
+
+/** How long the listening sockets of a gateway without admin are watched once it carries traffic. */
+const SETTLE_MS = 1_500;
 
 /** The file's shared gateway: `/api` and `/spare` (the route whose targets the cases add and remove). */
 async function adminGateway(c: CaseContext): Promise<{ g: Gateway; spare: string }> {
@@ -50,9 +54,12 @@ const everyCall = (g: Gateway, existing: string) =>
 check('gateway/admin/started-only-with-global-admin/no-admin-section-no-admin-port', GATEWAY, async (t, c) => {
   const [a] = await startUpstreams(c, 'a');
   const g = await startGateway(c, { sites: [{ routes: [{ path: '/', targets: [a!.url] }] }], admin: false });
-  const ports = listeningPorts(g.launched);
+  // Started means its sites accept connections; an admin server opened later in start-up must be seen too, so
+  // the data plane first carries a request, then the sockets are watched a while.
+  await c.need('a request through the site', send(g.site(0), '/', [a!], g.hostHeader(0)).then((s) => (s.reached ? s : Promise.reject(new Error(fared(s))))));
+  const ports = await listeningPortsOver(g.launched, SETTLE_MS);
   if (ports === undefined) return c.inconclusive('the processes of the target could not be found in /proc to list their listening sockets');
-  t.deepEqual(ports, g.rendered.sitePorts, `without global.admin the gateway listens on ${ports.join(', ')}; its site listens on ${g.rendered.sitePorts.join(', ')}`);
+  t.deepEqual(ports, g.rendered.sitePorts, `without global.admin the gateway listened on ${ports.join(', ')} within ${SETTLE_MS} ms of carrying a request; its site listens on ${g.rendered.sitePorts.join(', ')}`);
 });
 
 check('gateway/admin/started-only-with-global-admin/admin-section-admin-answers', GATEWAY, async (t, c) => {

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Launched } from '../harness/index.ts';
 import { marked } from '../harness/sweep.ts';
+import { sleep } from './poll.ts';
 
 const LISTEN = '0A';
 
@@ -45,4 +46,18 @@ export function listeningPorts(launched: Launched): number[] | undefined {
     }
   }
   return [...ports].sort((a, b) => a - b);
+}
+
+/** Every port the target's processes listen on at some moment within `ms` (sampled every 100 ms); undefined
+ * where /proc cannot tell. */
+export async function listeningPortsOver(launched: Launched, ms: number): Promise<number[] | undefined> {
+  const seen = new Set<number>();
+  const end = Date.now() + ms;
+  for (;;) {
+    const now = listeningPorts(launched);
+    if (now === undefined) return undefined;
+    for (const p of now) seen.add(p);
+    if (Date.now() >= end) return [...seen].sort((a, b) => a - b);
+    await sleep(100);
+  }
 }

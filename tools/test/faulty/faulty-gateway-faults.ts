@@ -4,7 +4,7 @@
 export const GATEWAY_FAULTS = {
   // ------------------------------------------------------------ the config file
   /** Without global.admin an admin server is opened all the same (on a port of its own choosing). */
-  'admin-always-on': 'admin server opened without global.admin',
+  'admin-always-on': 'admin server opened without global.admin, half a second after the sites',
   /** Without global.admin, health checks and the file watcher are switched off. */
   'no-background-without-admin': 'no probes or file watcher without global.admin',
   /** A config written as JSON loses its routes (every request 404). */

@@ -18,6 +18,8 @@ import { FaultyRuntime, type RuntimeContext } from './faulty-gateway-runtime.ts'
 const faults = faultsOf(process.env);
 const on = (f: GatewayFault): boolean => faults.has(f);
 const log = (line: string) => process.stderr.write(`${line}\n`);
+/** How long after start-up the admin-always-on fault opens its admin server. */
+const ADMIN_LATE_MS = 500;
 
 /** The data plane's layer: what it records for the runtime's faults, and its own faults. */
 function publicLayer(traffic: RuntimeContext['traffic']): Layer {
@@ -77,20 +79,25 @@ export async function runFaultyGateway(args: string[]): Promise<number | undefin
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 
-  const admin = config.global.admin ?? (on('admin-always-on') ? { host: '127.0.0.1', port: 0, token: undefined } : undefined);
-  let adminAddress: { host: string; port: number } | undefined;
-  if (admin !== undefined) {
+  const openAdmin = async (admin: { host: string; port: number; token: string | undefined }): Promise<{ host: string; port: number }> => {
     const server = createAdminServer(runtime, { ...admin, onShutdown: () => shutdownAsked(runtime, gateway, running.global.shutdownTimeoutSecs, stop, () => closeAdmin()), log });
+    const listened = await capturing(() => server.listen());
+    for (const s of listened.servers) putInFront(s, adminLayer(runtime, admin.token));
+    closeAdmin = () => server.close();
+    return listened.value;
+  };
+  let adminAddress: { host: string; port: number } | undefined;
+  if (config.global.admin !== undefined) {
     try {
-      const listened = await capturing(() => server.listen());
-      adminAddress = listened.value;
-      for (const s of listened.servers) putInFront(s, adminLayer(runtime, admin.token));
+      adminAddress = await openAdmin(config.global.admin);
     } catch (error) {
       await gateway.shutdown();
       process.stderr.write(`error: global.admin.bind: cannot listen: ${(error as Error).message}\n`);
       return 1;
     }
-    closeAdmin = () => server.close();
+  } else if (on('admin-always-on')) {
+    // Late in start-up, well after the sites accept connections.
+    setTimeout(() => void openAdmin({ host: '127.0.0.1', port: 0, token: undefined }).catch(() => {}), ADMIN_LATE_MS);
   }
   process.on('uncaughtException', (err) => log(`error: uncaught: ${err.message}`));
   process.stdout.write(readyLine(gateway.ports(), adminAddress));
