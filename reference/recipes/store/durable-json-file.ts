@@ -1,5 +1,5 @@
-// lowdb's Adapter for one JSON file, with durable writes: a write resolves only when the new text is on disk
-// and the file names it. Protocol: write the text to a temporary file beside the data file, fsync it, rename it
+// lowdb's Adapter for one JSON file, with durable writes: a write resolves only when the new bytes are on disk
+// and the file names it. Protocol: write the bytes to a temporary file beside the data file, fsync it, rename it
 // over the data file, fsync the folder (the rename itself is only durable once the folder is). A crash at any
 // point leaves the old file or the new one, whole; a temporary file left by a crash is removed at the next start.
 //
@@ -64,11 +64,11 @@ export function parseDocument(file: string, bytes: Uint8Array): object {
 export class DurableJsonFile<T extends object> implements Adapter<T> {
   readonly file: string;
   readonly tempFile: string;
-  readonly #serialize: (data: T) => string;
+  readonly #serialize: (data: T) => Uint8Array;
   readonly #trace: WriteTrace | undefined;
   #writes = 0;
 
-  constructor(file: string, serialize: (data: T) => string, trace?: WriteTrace) {
+  constructor(file: string, serialize: (data: T) => Uint8Array, trace?: WriteTrace) {
     this.file = file;
     this.tempFile = tempFileOf(file);
     this.#serialize = serialize;
@@ -94,20 +94,20 @@ export class DurableJsonFile<T extends object> implements Adapter<T> {
     return parseDocument(this.file, bytes) as T;
   }
 
-  /** Serialises `data` before it returns (the caller may change `data` as soon as it has), then writes the text
+  /** Serialises `data` before it returns (the caller may change `data` as soon as it has), then writes the bytes
    * durably. lowdb's `Low.write()` calls it synchronously, so the same holds for `low.write()`. */
   write(data: T): Promise<void> {
-    return this.#writeText(this.#serialize(data));
+    return this.#writeBytes(this.#serialize(data));
   }
 
-  async #writeText(text: string): Promise<void> {
+  async #writeBytes(bytes: Uint8Array): Promise<void> {
     const { file, tempFile } = this;
     let step: WriteStep = 'write-temp';
     let handle: FileHandle | undefined;
     try {
       // 0o600: the document holds password hashes and the SMTP password.
       handle = await open(tempFile, 'w', 0o600);
-      await handle.writeFile(text);
+      await handle.writeFile(bytes);
       this.#trace?.(step, tempFile);
       step = 'sync-temp';
       await handle.datasync();
