@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import test from 'ava';
 import wavefile from 'wavefile';
 import { resample } from './resample.ts';
-import { decodeWav, encodeWav16, mixToMono } from './wav.ts';
+import { silence } from './wav-test-support.ts';
+import { decodeWav, encodeWav16, MAX_AUDIO_SECONDS, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE, mixToMono } from './wav.ts';
 
 const { WaveFile } = wavefile;
 
@@ -46,6 +47,28 @@ for (const [name, bytes] of bad) {
     t.is((error as { code?: string }).code, 'INVALID_ARGUMENT');
   });
 }
+
+// A 4 MB file declaring 100 Hz describes 5,243 s of audio: upsampling it once ran the server out of memory.
+for (const [name, bytes, words] of [
+  ['4 MB at 100 Hz', silence(100, 1, 8, 4 * 2 ** 20), /100 Hz/],
+  ['1 Hz', silence(1, 1, 16, 2000), /1 Hz/],
+  ['4,000,000,000 Hz', silence(4e9, 1, 16, 2000), /4000000000 Hz/],
+  [`${MIN_SAMPLE_RATE} Hz 8-bit mono, one frame over ${MAX_AUDIO_SECONDS} s`, silence(MIN_SAMPLE_RATE, 1, 8, MAX_AUDIO_SECONDS * MIN_SAMPLE_RATE + 1), /1638 s/],
+  ['8 kHz 8-bit mono, 30 minutes', silence(8_000, 1, 8, 30 * 60 * 8_000), /1800 s/],
+] as const) {
+  test(`${name} is INVALID_ARGUMENT naming the rate or the duration, before any sample is decoded`, (t) => {
+    const started = performance.now();
+    const error = t.throws(() => decodeWav(bytes));
+    t.is((error as { code?: string }).code, 'INVALID_ARGUMENT');
+    t.regex((error as Error).message, words);
+    t.true(performance.now() - started < 2_000, 'refused from the header, not after decoding');
+  });
+}
+
+test('the bounds themselves are accepted', (t) => {
+  t.is(decodeWav(silence(MIN_SAMPLE_RATE, 1, 8, MAX_AUDIO_SECONDS * MIN_SAMPLE_RATE)).channels[0]!.length, MAX_AUDIO_SECONDS * MIN_SAMPLE_RATE);
+  t.is(decodeWav(silence(MAX_SAMPLE_RATE, 1, 16, 2000)).sampleRate, MAX_SAMPLE_RATE);
+});
 
 test('16-bit output has a RIFF header whose sizes match the bytes', (t) => {
   const wav = encodeWav16(new Float32Array([0, 0.5, -0.5, 1]), 22050);

@@ -11,6 +11,14 @@ const PCM = 1;
 const FLOAT = 3;
 const EXTENSIBLE = 0xfffe;
 
+/** Sample rates a WAV may declare: outside this, no real audio (and libsamplerate takes ratios up to 256 only). */
+export const MIN_SAMPLE_RATE = 1_000;
+export const MAX_SAMPLE_RATE = 384_000;
+/** The longest audio a request may carry: what 50 MB (52,428,800 bytes) holds in the recognizer's own format,
+ * 16-bit 16 kHz mono. Audio the size limit admits at 16 kHz or more and 16 bits or more is never refused; a
+ * low-rate header cannot make a small file cost hours of resampling and recognition. */
+export const MAX_AUDIO_SECONDS = 52_428_800 / (2 * 16_000);
+
 export interface DecodedAudio {
   sampleRate: number;
   /** One array per channel, samples in [-1, 1]. */
@@ -39,10 +47,18 @@ export function decodeWav(bytes: Uint8Array, field = 'audio_data'): DecodedAudio
   const pcmOk = format === PCM && [8, 16, 24, 32].includes(bits);
   const floatOk = format === FLOAT && bits === 32;
   if (!pcmOk && !floatOk) throw invalidArgument(`${field}: WAV encoding ${format}/${bits}-bit is not supported (PCM 8/16/24/32-bit or 32-bit float)`);
-  if (fmt.numChannels < 1 || fmt.sampleRate < 1) throw invalidArgument(`${field}: WAV header has ${fmt.numChannels} channels at ${fmt.sampleRate} Hz`);
+  if (fmt.numChannels < 1) throw invalidArgument(`${field}: WAV header has ${fmt.numChannels} channels`);
+  if (!(fmt.sampleRate >= MIN_SAMPLE_RATE && fmt.sampleRate <= MAX_SAMPLE_RATE)) {
+    throw invalidArgument(`${field}: WAV sample rate ${fmt.sampleRate} Hz is outside ${MIN_SAMPLE_RATE}-${MAX_SAMPLE_RATE} Hz`);
+  }
   const frameBytes = (bits / 8) * fmt.numChannels;
   if (data.chunkSize > data.samples.length || data.samples.length % frameBytes !== 0) {
     throw invalidArgument(`${field}: WAV data is truncated (${data.samples.length} of ${data.chunkSize} bytes)`);
+  }
+  // Checked from the header and the byte count, before any sample is decoded.
+  const seconds = data.samples.length / frameBytes / fmt.sampleRate;
+  if (seconds > MAX_AUDIO_SECONDS) {
+    throw invalidArgument(`${field}: the WAV holds ${Math.round(seconds)} s of audio; at most ${MAX_AUDIO_SECONDS} s (${fmt.sampleRate} Hz, ${fmt.numChannels} channel(s), ${bits}-bit)`);
   }
   const raw = wav.getSamples(false, Float64Array) as unknown as Float64Array | Float64Array[];
   const perChannel = fmt.numChannels === 1 ? [raw as Float64Array] : (raw as Float64Array[]);
