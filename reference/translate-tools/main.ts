@@ -2,9 +2,9 @@
 // tool by calling the translation service at TRANSLATE_GRPC_URL (default localhost:5100) over plaintext gRPC.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { DEFAULT_GRPC_URL, normalizeAddress } from './grpc-address.ts';
 import { TranslateGrpcClient } from './grpc-client.ts';
+import { StdioLineTransport } from './stdio-lines.ts';
 import { createToolServer } from './tool-server.ts';
 
 const USAGE = `Usage: translate-tools [--help]
@@ -58,5 +58,5 @@ process.stdout.on('error', shutdown);
 process.once('SIGTERM', shutdown);
 process.once('SIGINT', shutdown);
 
-await server.connect(new StdioServerTransport());
+await server.connect(new StdioLineTransport());
 process.stderr.write(`translate-tools ${version}: MCP on stdio, translation service at ${address}\n`);

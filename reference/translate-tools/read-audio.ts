@@ -10,6 +10,8 @@ export const MAX_AUDIO_BYTES = 52_428_800;
 export async function readAudio(path: string): Promise<Uint8Array> {
   const shown = JSON.stringify(path);
   if (!isAbsolute(path)) throw new ToolError('INVALID_ARGUMENT', `file_path must be an absolute path, got ${shown}`);
+  // No file name holds a NUL byte (the file system API would refuse it with an error of its own).
+  if (path.includes('\0')) throw new ToolError('INVALID_ARGUMENT', `file_path must not contain a NUL byte, got ${shown}`);
   const info = await stat(path).catch((err: unknown) => {
     throw fromFileError(err, path);
   });

@@ -34,6 +34,38 @@ async function run(args: string[], input: string[]): Promise<{ code: number | nu
   return { code, stdout, stderr };
 }
 
+// A bound on waiting for a server that never answers, not a speed check (a busy machine starts tsx slowly).
+const ANSWER_WAIT_MS = 60_000;
+
+/** Writes each line and waits for one answer line to it; the answers, parsed, and the exit code after stdin ends. */
+async function exchange(lines: (string | Buffer)[]): Promise<{ code: number | null; answers: { id: unknown; error?: { code: number; message: string }; result?: unknown }[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: PROJECT_ROOT, env: { ...process.env, TRANSLATE_GRPC_URL: '127.0.0.1:1' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  // A server that ended the session: writing on is an EPIPE, and the missing answer says what went wrong.
+  child.stdin.on('error', () => {});
+  try {
+    for (const [i, line] of lines.entries()) {
+      child.stdin.write(line);
+      child.stdin.write('\n');
+      const deadline = AbortSignal.timeout(ANSWER_WAIT_MS);
+      while (stdout.split('\n').length <= i + 1) {
+        await once(child.stdout, 'data', { signal: deadline }).catch(() => {
+          throw new Error(`no answer to line ${i + 1} within ${ANSWER_WAIT_MS} ms; answers so far: ${stdout}`);
+        });
+      }
+    }
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  child.stdin.end();
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, answers: stdout.trimEnd().split('\n').map((line) => JSON.parse(line)) };
+}
+
 const rpc = (id: number | undefined, method: string, params: object = {}): string => JSON.stringify({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params });
 
 test('--help prints the usage on standard output and exits 0', async (t) => {
@@ -75,6 +107,31 @@ test('a session: standard output holds JSON-RPC messages only, diagnostics go to
   t.is(messages[3]!.error!.code, -32602);
   t.true(messages[4]!.result!.isError);
   t.regex(stderr, /translation service at 127\.0\.0\.1:1/);
+});
+
+test('malformed lines get JSON-RPC errors (-32700, -32600) and the session goes on', async (t) => {
+  const { code, answers } = await exchange([
+    'this is not json',
+    JSON.stringify({ jsonrpc: '1.0', id: 7, method: 'tools/list' }),
+    JSON.stringify({ jsonrpc: '2.0', id: 8 }),
+    '[1, 2]',
+    rpc(9, 'tools/list'),
+  ]);
+  t.is(code, 0);
+  t.deepEqual(
+    answers.map((a) => [a.id, a.error?.code]),
+    [[null, -32700], [7, -32600], [8, -32600], [null, -32600], [9, undefined]],
+  );
+  t.truthy(answers[4]!.result);
+});
+
+test('a line over 10 MiB is dropped as it arrives, answered -32600, and the session goes on', async (t) => {
+  const huge = Buffer.alloc(11 * 1024 * 1024, 'a');
+  const { code, answers } = await exchange([huge, rpc(2, 'tools/list')]);
+  t.is(code, 0);
+  t.deepEqual(answers[0], { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message line over ${10 * 1024 * 1024} bytes was dropped` } });
+  t.is(answers[1]!.id, 2);
+  t.truthy(answers[1]!.result);
 });
 
 const ADDRESSES: [string | undefined, string][] = [

@@ -67,6 +67,13 @@ test('transcribe_audio: a relative path is INVALID_ARGUMENT and nothing is read'
   t.regex(result.text, /^INVALID_ARGUMENT: file_path must be an absolute path/);
 });
 
+test('transcribe_audio: a path with a NUL byte is INVALID_ARGUMENT naming it', async (t) => {
+  const result = await tools.call('transcribe_audio', { file_path: join(dir, 'a.wav\0.txt') });
+  t.true(result.isError);
+  t.regex(result.text, /^INVALID_ARGUMENT: file_path must not contain a NUL byte, got ".*a\.wav\\u0000\.txt"/);
+  await stillServes(t);
+});
+
 test('transcribe_audio: a missing file is NOT_FOUND naming the path', async (t) => {
   const path = join(dir, 'fünke #1.wav');
   const result = await tools.call('transcribe_audio', { file_path: path });
