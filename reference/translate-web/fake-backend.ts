@@ -1,5 +1,5 @@
 // For the gateway's tests: a tiny TranslateService on grpc-js that answers every RPC with a fixed message
-// after `delayMs`, recording each call's deadline and whether it was cancelled.
+// after `delayMs` (or fails every call with the status `fail`), recording each call's deadline and whether it was cancelled.
 import { create, type DescMessage } from '@bufbuild/protobuf';
 import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
@@ -20,7 +20,7 @@ export interface FakeBackend {
   stop(): Promise<void>;
 }
 
-export async function startFakeBackend({ delayMs = 0, port = 0 }: { delayMs?: number; port?: number } = {}): Promise<FakeBackend> {
+export async function startFakeBackend({ delayMs = 0, port = 0, fail }: { delayMs?: number; port?: number; fail?: { code: number; details: string } } = {}): Promise<FakeBackend> {
   const server = new Server({ 'grpc.max_receive_message_length': -1 });
   const backend: FakeBackend = { port: 0, calls: [], delayMs, stop: async () => {} };
   const implementation: UntypedServiceImplementation = {};
@@ -34,7 +34,8 @@ export async function startFakeBackend({ delayMs = 0, port = 0 }: { delayMs?: nu
         const timer = setTimeout(() => {
           answered = true;
           resolve(false);
-          callback(null, create(output, method.localName === 'translateText' ? { translatedText: 'slow answer' } : {}));
+          if (fail) callback(fail, null);
+          else callback(null, create(output, method.localName === 'translateText' ? { translatedText: 'slow answer' } : {}));
         }, backend.delayMs);
         call.once('cancelled', () => clearTimeout(timer));
       });

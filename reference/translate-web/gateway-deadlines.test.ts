@@ -2,8 +2,10 @@
 // each route's deadline as the service sees it, 504 as soon as a deadline passes, none when unset.
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { status } from '@grpc/grpc-js';
 import test from 'ava';
 import { type FakeBackend, startFakeBackend } from './fake-backend.ts';
+import { UNREACHABLE_MESSAGE } from './grpc-forwarder.ts';
 import { FIXED_DEADLINE_MS, ROUTES } from './routes.ts';
 import { postJson, startGateway } from './test-gateway.ts';
 
@@ -120,7 +122,9 @@ test('an unreachable service → 503 UNAVAILABLE; the gateway recovers when the 
   });
   const down = await postJson(`${gateway.url}/api/detect`, { text: 'x' });
   t.is(down.status, 503);
-  t.is((await down.json()).error.code, 'UNAVAILABLE');
+  // The address and the socket error go to the gateway's log, not to its clients.
+  t.deepEqual(await down.json(), { error: { code: 'UNAVAILABLE', message: UNREACHABLE_MESSAGE } });
+  t.regex(gateway.stderr(), new RegExp(`cannot be reached: .*127\\.0\\.0\\.1:${port}`));
   backend = await startFakeBackend({ port });
   const started = performance.now();
   let status = 0;
@@ -130,4 +134,16 @@ test('an unreachable service → 503 UNAVAILABLE; the gateway recovers when the 
   }
   t.is(status, 200);
   t.log(`recovered ${Math.round(performance.now() - started)} ms after the service came up`);
+});
+
+test('an UNAVAILABLE status the service itself sends keeps its message', async (t) => {
+  const backend = await startFakeBackend({ fail: { code: status.UNAVAILABLE, details: 'model warming up' } });
+  const gateway = await startGateway({ TRANSLATE_GRPC_URL: `127.0.0.1:${backend.port}` });
+  t.teardown(async () => {
+    await gateway.stop();
+    await backend.stop();
+  });
+  const res = await postJson(`${gateway.url}/api/detect`, { text: 'x' });
+  t.is(res.status, 503);
+  t.deepEqual(await res.json(), { error: { code: 'UNAVAILABLE', message: 'model warming up' } });
 });

@@ -1,11 +1,16 @@
 // The gateway's gRPC side: one plaintext channel to TRANSLATE_GRPC_URL (connected lazily), unary calls with
-// an optional deadline, cancelled when the HTTP client goes away; failures as GatewayError, message unchanged.
+// an optional deadline, cancelled when the HTTP client goes away; failures as GatewayError, the service's status
+// message unchanged. A failure to reach the service at all (UNAVAILABLE while the channel is not connected) gets a
+// message of its own: grpc-js's names the service's address and the socket error, which are for the gateway's log,
+// not for its clients.
 import type { DescMessage, DescMethodUnary, MessageShape } from '@bufbuild/protobuf';
-import { type Client, type ClientUnaryCall, credentials, Metadata, makeGenericClientConstructor, type ServiceError } from '@grpc/grpc-js';
+import { type Client, type ClientUnaryCall, connectivityState, credentials, Metadata, makeGenericClientConstructor, type ServiceError, status } from '@grpc/grpc-js';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { serviceDefinition } from '../translate/grpc/service-definition.ts';
 import { GatewayError } from './gateway-error.ts';
 import { knownCode } from './status-map.ts';
+
+export const UNREACHABLE_MESSAGE = 'the translation service cannot be reached';
 
 const TranslateClient = makeGenericClientConstructor(serviceDefinition(TranslateService), 'TranslateService');
 
@@ -51,13 +56,20 @@ export class GrpcForwarder {
     return new Promise((resolve, reject) => {
       const call = fn.call(this.#client, request, new Metadata(), { deadline }, (err, response) => {
         options.signal.removeEventListener('abort', cancel);
-        if (err) reject(new GatewayError(knownCode(err.code), err.details, { cause: err }));
+        if (err) reject(this.#failure(err));
         else resolve(response as MessageShape<O>);
       });
       const cancel = (): void => call.cancel();
       if (options.signal.aborted) cancel();
       else options.signal.addEventListener('abort', cancel, { once: true });
     });
+  }
+
+  #failure(err: ServiceError): GatewayError {
+    const unreachable = err.code === status.UNAVAILABLE && this.#client.getChannel().getConnectivityState(false) !== connectivityState.READY;
+    if (!unreachable) return new GatewayError(knownCode(err.code), err.details, { cause: err });
+    process.stderr.write(`translate-web: the translation service at ${this.target} cannot be reached: ${err.details}\n`);
+    return new GatewayError(status.UNAVAILABLE, UNREACHABLE_MESSAGE, { cause: err });
   }
 
   close(): void {
