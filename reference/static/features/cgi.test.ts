@@ -108,6 +108,19 @@ test('cgi handler: env, stdin, headers, interpreter, fall-through and spawn fail
   t.is((await fetch(`${server.url}/cgi-bin/%E0%A4%A.sh`)).status, 400);
 });
 
+test('cgi handler: a header name with an underscore never reaches the environment (it would pose as the dashed one)', async (t) => {
+  const dir = await scripts({ 'who.sh': ['#!/bin/sh\nprintf "Content-Type: text/plain\\n\\n[%s]" "$HTTP_X_USER"\n', 0o755] });
+  const server = await serve(createCgiHandler(normalizeCgi({ dir }, 'cgi', ctx), ctx));
+  t.teardown(async () => {
+    await server.close();
+    await rm(join(dir, '..'), { recursive: true, force: true });
+  });
+  const get = async (headers: Record<string, string>) => (await fetch(`${server.url}/cgi-bin/who.sh`, { headers })).text();
+  t.is(await get({ 'X-User': 'alice', X_User: 'admin' }), '[alice]');
+  t.is(await get({ X_User: 'admin' }), '[]');
+  t.is(await get({ 'X-User': 'alice' }), '[alice]');
+});
+
 test('cgi handler: a missing interpreter is a 500', async (t) => {
   const dir = await scripts({ 'x.py': ['print(1)\n', 0o644] });
   const options = normalizeCgi({ dir, interpreters: { '.py': 'no-such-interpreter-here' } }, 'cgi', ctx);

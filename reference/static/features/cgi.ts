@@ -311,8 +311,10 @@ function cgiEnv(target: Target, req: Request): NodeJS.ProcessEnv {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
   };
   for (const [name, value] of Object.entries(req.headers)) {
-    // `Proxy:` would become HTTP_PROXY, which many tools read as their outgoing proxy (httpoxy).
-    if (value === undefined || name === 'proxy') continue;
+    // `Proxy:` would become HTTP_PROXY, which many tools read as their outgoing proxy (httpoxy). A name with an
+    // underscore would share its variable with the dashed one (`X_User` and `X-User` are both HTTP_X_USER), so a
+    // client could pass off a header a front proxy set or checked: dropped, as Apache and nginx do.
+    if (value === undefined || name === 'proxy' || name.includes('_')) continue;
     env[`HTTP_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = Array.isArray(value) ? value.join(', ') : value;
   }
   return env;
