@@ -1,9 +1,7 @@
 // Reverse proxy through http-proxy. Rules are matched on a path-segment boundary, longest prefix first;
-// several targets for one prefix take turns. Dot segments are resolved before matching (and the resolved path is
-// what goes upstream), so `/api/../x` is not forwarded under `/api`; hop-by-hop request headers are dropped
-// (RFC 9110 §7.6.1: Connection, the headers it names, Upgrade, HTTP2-Settings…). Targets are parsed once and reached through keep-alive
+// several targets for one prefix take turns. Targets are parsed once and reached through keep-alive
 // agents (without them a node proxy loses most of its throughput). Any upstream failure becomes a 502.
-import { Agent as HttpAgent, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type httpProxy from 'http-proxy';
 import type { ProxyRule } from '../config/site-config.ts';
@@ -57,14 +55,8 @@ export async function createProxy(rules: ProxyRule[]): Promise<ProxyFeature> {
   }));
 
   const handler: Handler = (req, res, next) => {
-    const path = removeDotSegments(req.path);
-    const rule = findRule(table, path);
+    const rule = findRule(table, req.path);
     if (rule === null) return next();
-    if (path !== req.path) {
-      const query = req.url.indexOf('?');
-      req.url = query === -1 ? path : path + req.url.slice(query);
-    }
-    dropHopByHop(req.headers);
     const targets = rule.targets;
     const target = targets.length === 1 ? targets[0]! : targets[rule.turn++ % targets.length]!;
     if (rule.turn >= Number.MAX_SAFE_INTEGER) rule.turn = 0;
@@ -91,40 +83,6 @@ function findRule(table: Rule[], path: string): Rule | null {
     if (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47) return rule;
   }
   return null;
-}
-
-/** RFC 3986's remove_dot_segments on a path; `%2e` counts as a dot (an upstream may decode it first). */
-export function removeDotSegments(path: string): string {
-  if (!path.includes('/.') && !/\/%2e/i.test(path)) return path;
-  const segments = path.split('/');
-  const out: string[] = [];
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i]!;
-    const dots = segment.replace(/%2e/gi, '.');
-    if (dots !== '.' && dots !== '..') {
-      out.push(segment);
-      continue;
-    }
-    if (dots === '..') out.pop();
-    if (i === segments.length - 1) out.push('');
-  }
-  return `/${out.join('/')}`;
-}
-
-/** Headers of one connection, never forwarded. Transfer-Encoding and Content-Length stay: Node frames the body
- * it forwards by them. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'http2-settings'];
-const FRAMING = new Set(['transfer-encoding', 'content-length', 'host']);
-
-export function dropHopByHop(headers: IncomingHttpHeaders): void {
-  const named = headers.connection;
-  if (named !== undefined) {
-    for (const name of named.split(',')) {
-      const header = name.trim().toLowerCase();
-      if (header !== '' && !FRAMING.has(header)) delete headers[header];
-    }
-  }
-  for (const header of HOP_BY_HOP) delete headers[header];
 }
 
 /** The fields http-proxy reads from a target (see `setupOutgoing` in http-proxy's common.js). */
