@@ -127,7 +127,11 @@ function filesUnder(dir: string): { path: string; content: Buffer }[] {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    if (statSync(path).size <= 16 * 1024 * 1024) found.push({ path, content: readFileSync(path) });
+    try {
+      if (statSync(path).size <= 16 * 1024 * 1024) found.push({ path, content: readFileSync(path) });
+    } catch {
+      // Gone since the listing: a store's temporary file, renamed over its data file by a write of another case.
+    }
   }
   return found;
 }
