@@ -6,6 +6,7 @@
 //   - a line over MAX_LINE_BYTES is dropped as it arrives (never buffered whole) and gets -32600, id null;
 //   - blank lines are skipped; the session goes on after each of these.
 // Incoming bytes are kept as a list of chunks until the line ends (no copy of the line so far per chunk).
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -47,7 +48,7 @@ export class StdioLineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.#stdout.write(serializeMessage(message))) resolve();
       else this.#stdout.once('drain', resolve);
     });
   }

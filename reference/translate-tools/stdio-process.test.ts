@@ -7,7 +7,17 @@ import { DEFAULT_GRPC_URL, normalizeAddress } from './grpc-address.ts';
 import { MAIN, PROJECT_ROOT } from './test-client.ts';
 import { fromFileError, type ToolErrorCode } from './tool-error.ts';
 
-async function run(args: string[], input: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+// A bound on waiting for a server that never answers, not a speed check (a busy machine starts tsx slowly).
+const ANSWER_WAIT_MS = 60_000;
+
+/** A JSON-RPC request (it has an id) expects an answer; a notification does not. */
+const isRequest = (line: string | Buffer): boolean => JSON.parse(line.toString()).id !== undefined;
+
+/**
+ * Runs the tool server and writes `input` one line at a time; a line `expectsAnswer` accepts waits for one more
+ * answer line before the next, so every request is answered before stdin closes.
+ */
+async function run(args: string[], input: (string | Buffer)[], expectsAnswer = isRequest): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, TRANSLATE_GRPC_URL: '127.0.0.1:1' },
@@ -21,37 +31,17 @@ async function run(args: string[], input: string[]): Promise<{ code: number | nu
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  // One message at a time, each after the previous answer, so every request is answered before stdin closes.
-  let requests = 0;
-  for (const line of input) {
-    child.stdin.write(`${line}\n`);
-    if (JSON.parse(line).id === undefined) continue;
-    requests += 1;
-    while (stdout.split('\n').length <= requests) await once(child.stdout, 'data');
-  }
-  child.stdin.end();
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
-}
-
-// A bound on waiting for a server that never answers, not a speed check (a busy machine starts tsx slowly).
-const ANSWER_WAIT_MS = 60_000;
-
-/** Writes each line and waits for one answer line to it; the answers, parsed, and the exit code after stdin ends. */
-async function exchange(lines: (string | Buffer)[]): Promise<{ code: number | null; answers: { id: unknown; error?: { code: number; message: string }; result?: unknown }[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: PROJECT_ROOT, env: { ...process.env, TRANSLATE_GRPC_URL: '127.0.0.1:1' }, stdio: ['pipe', 'pipe', 'ignore'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
   // A server that ended the session: writing on is an EPIPE, and the missing answer says what went wrong.
   child.stdin.on('error', () => {});
+  let answers = 0;
   try {
-    for (const [i, line] of lines.entries()) {
+    for (const [i, line] of input.entries()) {
       child.stdin.write(line);
       child.stdin.write('\n');
+      if (!expectsAnswer(line)) continue;
+      answers += 1;
       const deadline = AbortSignal.timeout(ANSWER_WAIT_MS);
-      while (stdout.split('\n').length <= i + 1) {
+      while (stdout.split('\n').length <= answers) {
         await once(child.stdout, 'data', { signal: deadline }).catch(() => {
           throw new Error(`no answer to line ${i + 1} within ${ANSWER_WAIT_MS} ms; answers so far: ${stdout}`);
         });
@@ -63,6 +53,12 @@ async function exchange(lines: (string | Buffer)[]): Promise<{ code: number | nu
   }
   child.stdin.end();
   const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/** Writes each line, every one expecting an answer; the answers, parsed, and the exit code after stdin ends. */
+async function exchange(lines: (string | Buffer)[]): Promise<{ code: number | null; answers: { id: unknown; error?: { code: number; message: string }; result?: unknown }[] }> {
+  const { code, stdout } = await run([], lines, () => true);
   return { code, answers: stdout.trimEnd().split('\n').map((line) => JSON.parse(line)) };
 }
 
