@@ -1,7 +1,10 @@
-// Free loopback ports for targets. The kernel may hand the same free port to two cases at once (a port
-// is only reserved while bound, and targets bind it later), so every port handed out is also claimed in
-// a registry shared by all workers: an exclusive lock file holding the claimer's pid. A claim of a dead
-// process is stale and taken over. Claims end with `releasePorts` (or with the process).
+// Free loopback ports for targets. A port is only reserved while bound, and targets bind it later, so
+// - ports are chosen outside the kernel's ephemeral range: there, any process that listens on port 0 or
+//   opens a connection could take the port between the choice and the target's bind (the target then exits
+//   with EADDRINUSE while the other process answers on its port, and a case talks to the wrong server);
+// - every port handed out is also claimed in a registry shared by all workers: an exclusive lock file holding
+//   the claimer's pid. A claim of a dead process is stale and taken over. Claims end with `releasePorts` (or
+//   with the process).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +14,23 @@ import { join } from 'node:path';
 // per user: a folder another user made is not writable, and runs of different users cannot free each other's
 // claims anyway.
 const REGISTRY = join(tmpdir(), `.conform-ports-${process.getuid?.() ?? 'user'}`);
-const MAX_TRIES = 50;
+const MAX_TRIES = 200;
+/** The kernel's ephemeral ports (Linux's default when its setting cannot be read). */
+const EPHEMERAL = ephemeralRange();
+/** Where ports are chosen: above the usual fixed ports of servers, below the ephemeral range (or above it
+ * when the range starts too low to leave room). */
+const CHOSEN: [number, number] = EPHEMERAL[0] >= 20_000 ? [15_000, EPHEMERAL[0] - 1] : [EPHEMERAL[1] + 1, 65_535];
+
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low! > 0 && high! >= low!) return [low!, high!];
+  } catch {
+    // not Linux: the IANA range, which macOS and Windows use
+    return [49_152, 65_535];
+  }
+  return [32_768, 60_999];
+}
 const claimed = new Set<number>();
 
 function alive(pid: number): boolean {
@@ -49,13 +68,19 @@ export function releasePorts(ports: number[]): void {
 
 process.once('exit', () => releasePorts([...claimed]));
 
-async function bindAny(): Promise<Server> {
+/** A server bound to a random port of CHOSEN, or undefined when that port is taken. */
+async function bindChosen(): Promise<Server | undefined> {
+  const port = CHOSEN[0] + Math.floor(Math.random() * (CHOSEN[1] - CHOSEN[0] + 1));
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  return server;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    return server;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reserves `count` distinct free loopback ports, each claimed in the registry until released. */
@@ -65,8 +90,9 @@ export async function freePorts(count: number): Promise<number[]> {
   try {
     for (let tries = 0; ports.length < count; tries++) {
       if (tries > MAX_TRIES) throw new Error(`no free port after ${MAX_TRIES} tries`);
-      const server = await bindAny();
-      servers.push(server); // held until all are chosen, so the kernel cannot repeat one of them
+      const server = await bindChosen();
+      if (!server) continue;
+      servers.push(server); // held until all are chosen, so no port is handed out twice
       const address = server.address();
       if (address === null || typeof address === 'string') throw new Error('no port assigned');
       if (claim(address.port)) ports.push(address.port);
@@ -98,10 +124,9 @@ interface Listener {
   off(event: 'error', listener: (err: NodeJS.ErrnoException) => void): unknown;
 }
 
-/** Listens `server` on a loopback port claimed in the registry, and resolves with it. Not port 0: a port
- * the kernel picks may be one a case has reserved for a target that has not bound it yet, and the target
- * would then find it taken (or the case would reach the wrong server). Free the claim with releasePorts
- * once the server is closed. */
+/** Listens `server` on a loopback port claimed in the registry, and resolves with it: a port a case can
+ * name to a target before the server is up (port 0 would do for a server no target has to know in advance).
+ * Free the claim with releasePorts once the server is closed. */
 export async function listenOnFreePort(server: Listener): Promise<number> {
   for (let tries = 0; ; tries++) {
     const [port] = await freePorts(1);

@@ -1,11 +1,11 @@
 // Things a test file starts once and shares between its cases (a service, a stub, a server of the target),
 // each under a name, stopped when the file's cases are done.
-import test from 'ava';
+import { afterFile } from './after-file.ts';
 
 /** A starter of named shared things; `stop` ends one (call once per kind, at module level). */
 export function perFile<T>(stop: (value: T) => unknown): (name: string, start: () => Promise<T>) => Promise<T> {
   const started = new Map<string, Promise<T>>();
-  test.after.always(async () => {
+  afterFile(async () => {
     await Promise.all(
       [...started.values()].map(async (p) => {
         const value = await p.catch(() => undefined);

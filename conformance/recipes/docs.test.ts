@@ -2,7 +2,7 @@
 // renders the page in a headless Chromium (whatever draws it: server-side HTML or a script reading a
 // machine-readable description) and looks for the API's endpoints in what a reader sees. Swagger UI, its
 // "Try it out" and the OpenAPI document behind it are the reference's choices (informational).
-import test from 'ava';
+import { afterFile } from '../harness/after-file.ts';
 import { type Browser, chromium, type Page, type Response } from 'playwright-core';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
@@ -19,7 +19,7 @@ const STEP_TIMEOUT_MS = 20_000;
 const SEEN = ['/auth/login', '/auth/register', '/recipes', '/admin/setup', '/admin/users', '/categories'];
 
 let browser: Promise<Browser> | undefined;
-test.after.always(async () => {
+afterFile(async () => {
   await (await browser?.catch(() => undefined))?.close();
 });
 

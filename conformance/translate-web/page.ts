@@ -2,7 +2,7 @@
 // page at the gateway, and the forms named by the target description's `page` (CSS selectors: where the
 // reference's page has them, see reference-target/description.json). Every request the page makes to
 // /api/ is recorded with its status and time.
-import test from 'ava';
+import { afterFile } from '../harness/after-file.ts';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
@@ -46,7 +46,7 @@ const STEP_TIMEOUT_MS = 10_000;
 
 let browser: Promise<Browser> | undefined;
 
-test.after.always(async () => {
+afterFile(async () => {
   await (await browser?.catch(() => undefined))?.close();
 });
 

@@ -1,7 +1,7 @@
 // The translate suite's view of its target: one running instance per test file (started once when the
 // target is a command, or the given gRPC address), a client per case, and the facts of the target
 // description (see README.md in this folder).
-import test from 'ava';
+import { afterFile } from '../harness/after-file.ts';
 import { type GetCapabilitiesResponse, TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
 import type { CaseContext } from '../harness/case-context.ts';
@@ -118,7 +118,7 @@ function start(variant: string | undefined): Promise<Launched> {
   return instance;
 }
 
-test.after.always(async () => {
+afterFile(async () => {
   await Promise.all([...started.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
 });
 
