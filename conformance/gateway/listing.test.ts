@@ -15,6 +15,8 @@ const ROUTES = ['wrr', 'lc', 'r5', 'h5', 'rs', 'r3', 'sel', 'last', 'slow', 'bus
 type RouteName = (typeof ROUTES)[number];
 const PROBED_HOST = 'probed.test';
 const STATES = ['healthy', 'busy', 'unhealthy', 'half-open', 'ejected'];
+/** The longest a case holds a request at an upstream while it looks at the listing. */
+const HOLD_MS = 15_000;
 
 interface Listed {
   g: Gateway;
@@ -29,8 +31,6 @@ async function listedGateway(c: CaseContext): Promise<Listed> {
   up.h5.answer = () => ({ status: 500 });
   up.rs.answer = (r) => ({ status: Number(/\/s(\d{3})/.exec(r.url)?.[1] ?? 200) });
   up.r3.answer = (r) => ({ status: Number(/\/s(\d{3})/.exec(r.url)?.[1] ?? 200), headers: { location: '/elsewhere' } });
-  up.slow.answer = () => ({ delayMs: 1500 });
-  up.busy.answer = () => ({ delayMs: 1500 });
   up.ewma.answer = () => ({ delayMs: 60 });
   const g = await sharedGateway(c, 'listing', async () => {
     await up.pdown.kill();
@@ -158,14 +158,32 @@ check('gateway/upstreams/entry-consecutive-5xx/counts-since-last-success', GATEW
   t.is((await entryNow(c, g, up.r5)).consecutive_5xx, 0, 'after a 200 answer');
 });
 
+/** Sends `path` through the gateway and holds it at `upstream` while `look` runs (at most HOLD_MS), then lets
+ * it answer and waits for the answer. */
+async function holding(c: CaseContext, g: Gateway, upstream: Upstream, path: string, look: () => Promise<void>): Promise<void> {
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+    setTimeout(resolve, HOLD_MS).unref();
+  });
+  upstream.answer = () => ({ until: held });
+  const pending = g.http.request({ path, timeoutMs: HOLD_MS + 5000 }).catch(() => undefined);
+  try {
+    if (!(await waitFor(() => upstream.got(path).length > 0, 5000))) c.inconclusive(`${path} did not reach the upstream`);
+    await look();
+  } finally {
+    release();
+    await pending;
+  }
+}
+
 check('gateway/upstreams/entry-active-connections/in-flight-requests', GATEWAY, async (t, c) => {
   const { g, up } = await listedGateway(c);
   t.is((await entryNow(c, g, up.slow)).active_connections, 0, 'before any request');
   const path = freshPath('/slow');
-  const pending = g.http.request({ path, timeoutMs: 10_000 }).catch(() => undefined);
-  if (!(await waitFor(() => up.slow.got(path).length > 0, 5000))) c.inconclusive(`${path} did not reach the upstream`);
-  t.is((await entryNow(c, g, up.slow)).active_connections, 1, 'while one request waits on the upstream');
-  await pending;
+  await holding(c, g, up.slow, path, async () => {
+    t.is((await entryNow(c, g, up.slow)).active_connections, 1, 'while one request waits on the upstream');
+  });
   const after = await pollUntil(() => entryNow(c, g, up.slow), (e) => e.active_connections === 0, 2000);
   t.true(after.met, `after the answer: ${JSON.stringify(after.value)}`);
 });
@@ -289,10 +307,9 @@ check('gateway/upstream-state/state-values/every-entry', GATEWAY, async (t, c) =
 check('gateway/upstream-state/busy/active-connection', GATEWAY, async (t, c) => {
   const { g, up } = await listedGateway(c);
   const path = freshPath('/busy');
-  const pending = g.http.request({ path, timeoutMs: 10_000 }).catch(() => undefined);
-  if (!(await waitFor(() => up.busy.got(path).length > 0, 5000))) c.inconclusive(`${path} did not reach the upstream`);
-  t.is((await entryNow(c, g, up.busy)).state, 'busy', 'while a request waits on the upstream');
-  await pending;
+  await holding(c, g, up.busy, path, async () => {
+    t.is((await entryNow(c, g, up.busy)).state, 'busy', 'while a request waits on the upstream');
+  });
 });
 
 check('gateway/upstream-state/healthy/passing-and-idle', GATEWAY, async (t, c) => {

@@ -40,6 +40,8 @@ export interface Answer {
   body?: string;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Answer once this settles (a case holds a request at the upstream for as long as it looks). */
+  until?: Promise<unknown>;
 }
 
 export interface Upstream {
@@ -130,7 +132,8 @@ export async function recordingUpstream(name: string): Promise<Upstream> {
         res.writeHead(a.status ?? 200, { 'content-type': 'application/json', 'x-upstream': name, ...a.headers });
         res.end(a.body ?? echo(r).body);
       };
-      if (a.delayMs) setTimeout(send, a.delayMs).unref();
+      if (a.until) void a.until.finally(send);
+      else if (a.delayMs) setTimeout(send, a.delayMs).unref();
       else send();
     });
   });
