@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import { dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import {
   childKey,
   directoryForms,
@@ -16,6 +16,7 @@ import {
 import { ConfigError } from '../config/config-error.ts';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
 import { describeError as describe, sendText } from '../site/send.ts';
+import { resolvesInside } from './folder-links.ts';
 
 export interface CgiOptions {
   /** URL path the scripts are mounted at: starts with `/`, no trailing slash except the root `/`. */
@@ -176,11 +177,10 @@ async function fileKind(file: string): Promise<'file' | 'dir' | undefined> {
 async function isInside(mount: Mount, script: string): Promise<boolean> {
   try {
     mount.realDir ??= await realpath(mount.dir);
-    const rel = relative(mount.realDir, await realpath(script));
-    return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
   } catch {
     return false;
   }
+  return resolvesInside(mount.realDir, script);
 }
 
 // ---------------------------------------------------------------------------------------------- process

@@ -1,23 +1,26 @@
 // Static folders through sirv, one sirv instance per mount, tried longest mount first and in configured
 // order within a mount. Production uses sirv's start-up file index (`dev: false`); development reads the
 // disk per request so new files appear. With hot reload, HTML pages are read here and sent with the
-// client script injected instead of being streamed by sirv.
-import { statSync } from 'node:fs';
+// client script injected instead of being streamed by sirv. A file reached through a link out of its
+// folder is not served (folder-links.ts).
+import { realpathSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { ParsedURL } from '@polka/url';
 import sirv, { type RequestHandler } from 'sirv';
 import type { FolderMount } from '../config/site-config.ts';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
+import { type LinkIndex, resolvesInside, scanFolder, sirvCandidates } from './folder-links.ts';
 
 interface Mount {
   mount: string;
   dir: string;
   serve: RequestHandler;
+  /** Read per request (development, or a folder sirv cannot index): links are resolved per request. */
+  fromDisk: boolean;
+  /** Otherwise: the links out of the folder found at start-up (null: none). */
+  links: LinkIndex | null;
 }
-
-/** Candidate suffixes sirv tries for a path, in sirv's own order (see `toAssume` in sirv). */
-const HTML_EXTENSIONS = ['', '.html', '.htm'];
 /** A single `bytes=start-[end]` range; anything else is ignored (a full 200), which RFC 9110 allows. */
 const SIMPLE_RANGE = /^bytes=(\d+)-(\d*)$/;
 
@@ -31,11 +34,15 @@ export function createStaticFolders(
   for (const folder of folders) {
     // sirv indexes the folder at creation in production; a folder missing then has nothing to serve.
     if (!dev && !existingDirectory(folder.dir)) continue;
-    mounts.push({ mount: folder.mount, dir: folder.dir, serve: sirv(folder.dir, { dev }) });
+    const scan = dev ? null : scanFolder(folder.dir);
+    if (scan?.unindexable) ctx.warn(`${folder.key}: read from disk on every request, as the start-up index cannot take ${scan.unindexable}`);
+    const fromDisk = scan === null || scan.unindexable !== null;
+    mounts.push({ mount: folder.mount, dir: folder.dir, serve: sirv(folder.dir, { dev: fromDisk }), fromDisk, links: scan?.links ?? null });
   }
   if (mounts.length === 0) return (_req, _res, next) => next();
 
-  const only = mounts.length === 1 && mounts[0]!.mount === '/' && injectHtml === null ? mounts[0]!.serve : null;
+  const checked = injectHtml !== null || mounts.some((m) => m.fromDisk);
+  const only = !checked && mounts.length === 1 && mounts[0]!.mount === '/' && mounts[0]!.links === null ? mounts[0]!.serve : null;
 
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
@@ -46,11 +53,11 @@ export function createStaticFolders(
     res.once('pipe', guardStream);
     // Hot path: one root folder and a path that needed no decoding, so sirv's own URL parse is right.
     if (only !== null && path === req._parsedUrl.pathname) return only(req, res, () => miss(res, next));
-    if (injectHtml !== null) return serveInjecting(mounts, injectHtml, req, res, () => miss(res, next));
+    if (checked) return serveFromDisk(mounts, injectHtml, req, res, () => miss(res, next));
     const original = req._parsedUrl;
     for (const mount of mounts) {
       const rest = restOf(path, mount.mount);
-      if (rest !== null && trySirv(mount, rest, req, res)) return;
+      if (rest !== null && !mount.links?.refuses(rest) && trySirv(mount, rest, req, res)) return;
     }
     req._parsedUrl = original;
     miss(res, next);
@@ -116,9 +123,11 @@ function checkRange(req: Request): void {
   if (match === null || (match[2] !== '' && Number(match[2]) < Number(match[1]))) delete req.headers.range;
 }
 
-async function serveInjecting(
+/** A mount read from disk, or hot reload: the file sirv would pick is looked up on disk first (to check where
+ * it leads, or to inject into a page). */
+async function serveFromDisk(
   mounts: Mount[],
-  injectHtml: (html: string) => string,
+  injectHtml: ((html: string) => string) | null,
   req: Request,
   res: Response,
   next: () => void,
@@ -128,7 +137,8 @@ async function serveInjecting(
     const rest = restOf(req.path, mount.mount);
     if (rest === null) continue;
     const file = await findFile(mount.dir, rest);
-    if (file !== null && /\.html?$/i.test(file)) {
+    if (mount.fromDisk ? file !== null && !(await resolvesInside(realDirOf(mount.dir), file)) : mount.links?.refuses(rest)) continue;
+    if (injectHtml !== null && file !== null && /\.html?$/i.test(file)) {
       const html = injectHtml(await readFile(file, 'utf8'));
       res.writeHead(200, {
         'Content-Type': 'text/html;charset=utf-8',
@@ -146,18 +156,30 @@ async function serveInjecting(
 
 /** The file sirv would pick for `rest` in dev mode, or null; mirrors sirv's candidate order. */
 async function findFile(dir: string, rest: string): Promise<string | null> {
-  const uri = rest.endsWith('/') ? rest.slice(0, -1) : rest;
-  for (const ext of HTML_EXTENSIONS) {
-    const names = uri ? [uri + ext, `${uri}/index${ext}`] : [`/index${ext}`];
-    for (const name of names) {
-      const abs = join(dir, name);
-      if (!abs.startsWith(dir + sep)) continue;
-      try {
-        if ((await stat(abs)).isFile()) return abs;
-      } catch {
-        // not there: next candidate
-      }
+  for (const name of sirvCandidates(rest)) {
+    const abs = join(dir, name);
+    if (!abs.startsWith(dir + sep)) continue;
+    try {
+      if ((await stat(abs)).isFile()) return abs;
+    } catch {
+      // not there: next candidate
     }
   }
   return null;
+}
+
+const realDirs = new Map<string, string>();
+
+/** A folder's real path (development: looked up once; a folder missing then counts as itself). */
+function realDirOf(dir: string): string {
+  let real = realDirs.get(dir);
+  if (real === undefined) {
+    try {
+      real = realpathSync(dir);
+    } catch {
+      return dir;
+    }
+    realDirs.set(dir, real);
+  }
+  return real;
 }
