@@ -6,6 +6,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
+import fc from 'fast-check';
 import { MAX_PHOTO_BYTES, sniffImage } from './photo-upload.ts';
 import { createRecipe, IMAGES, postPhoto, type RecipesFixture, startWithAccounts } from './recipes-test-support.ts';
 import { PHOTO_TYPES } from './uploads-files.ts';
@@ -165,4 +166,50 @@ test('/uploads serves only names the server makes: traversal, other files and un
     t.is(res.status, 404, path);
     t.false((await res.text()).includes('secret'), path);
   }
+});
+
+// Any multipart body, well formed or damaged anywhere (boundaries, part headers, a cut), or no multipart at all:
+// a JSON answer of 200, 400, 413 or 415, and a refusal leaves the uploads folder as it was.
+const BOUNDARY = 'b0undary';
+const part = fc.record({
+  field: fc.constantFrom('photo', 'photo', 'other', ''),
+  filename: fc.option(fc.constantFrom('a.png', '', 'x"y.jpg', '../../etc/passwd'), { nil: undefined }),
+  bytes: fc.oneof(fc.constantFrom(...Object.values(IMAGES)), fc.uint8Array({ maxLength: 64 })),
+});
+const multipart = fc
+  .tuple(
+    fc.array(part, { maxLength: 3 }),
+    fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
+    fc.option(fc.nat(), { nil: undefined }),
+  )
+  .map(([parts, edits, cut]) => {
+    const pieces: Buffer[] = [];
+    for (const p of parts) {
+      const disposition = `form-data; name="${p.field}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}`;
+      pieces.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\nContent-Type: image/png\r\n\r\n`), Buffer.from(p.bytes), Buffer.from('\r\n'));
+    }
+    pieces.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+    const body = Buffer.concat(pieces);
+    for (const [at, value] of edits) body[at % body.length] = value;
+    return cut === undefined ? body : body.subarray(0, cut % (body.length + 1));
+  });
+
+test('any multipart body, or none: 200, 400, 413 or 415 as JSON, and a refusal stores nothing', async (t) => {
+  const recipe = await withSteps();
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(multipart, fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b))), async (body) => {
+      const before = await files();
+      const res = await fetch(`${f.s.url}/api/recipes/${recipe.id}/photo`, {
+        method: 'POST',
+        headers: { ...f.cook.headers, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        body,
+      });
+      const answer = (await res.json()) as { error?: unknown };
+      if (![200, 400, 413, 415].includes(res.status)) throw new Error(`status ${res.status}: ${JSON.stringify(answer)}`);
+      if (res.status !== 200 && typeof answer.error !== 'string') throw new Error(`no message: ${JSON.stringify(answer)}`);
+      if (res.status !== 200 && JSON.stringify(await files()) !== JSON.stringify(before)) throw new Error(`a refused upload changed the folder: ${before} -> ${await files()}`);
+    }),
+    { numRuns: 150 },
+  );
+  t.is((await fetch(`${f.s.url}/health`)).status, 200);
 });

@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import fc from 'fast-check';
 import wavefile from 'wavefile';
+import { ServiceError } from '../core/errors.ts';
 import { resample } from './resample.ts';
 import { silence } from './wav-test-support.ts';
 import { decodeWav, encodeWav16, MAX_AUDIO_SECONDS, MAX_SAMPLE_RATE, MIN_SAMPLE_RATE, mixToMono } from './wav.ts';
@@ -89,4 +91,38 @@ test('resampling 44.1 kHz to 16 kHz agrees with sox', async (t) => {
   let worst = 0;
   for (let i = 200; i < Math.min(ours.length, theirs.length) - 200; i++) worst = Math.max(worst, Math.abs(ours[i]! - theirs[i]!));
   t.true(worst < 0.01, `largest difference ${worst}`);
+});
+
+// Any bytes, and any damage to a real WAV's header or length: a decoded result within the bounds, or
+// INVALID_ARGUMENT — never another error (a RangeError from the parser would be INTERNAL), never a hang.
+const damaged = fc
+  .tuple(
+    fc.constantFrom(...[[8000, 1, '8'], [16000, 2, '16'], [22050, 1, '24'], [11025, 1, '32f']] as const),
+    fc.array(fc.tuple(fc.nat(80), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }),
+    fc.option(fc.nat(4000), { nil: undefined }),
+  )
+  .map(([[rate, channels, depth], edits, cut]) => {
+    const bytes = Uint8Array.from(tone(rate, channels, depth, 0.05));
+    for (const [at, value] of edits) if (at < bytes.length) bytes[at] = value;
+    return cut === undefined ? bytes : bytes.subarray(0, cut);
+  });
+
+test('decodeWav on any bytes or a damaged WAV: bounded audio or INVALID_ARGUMENT, nothing else', (t) => {
+  fc.assert(
+    fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }), damaged), (bytes) => {
+      let audio: ReturnType<typeof decodeWav>;
+      try {
+        audio = decodeWav(bytes);
+      } catch (err) {
+        if (err instanceof ServiceError && err.code === 'INVALID_ARGUMENT') return;
+        throw err;
+      }
+      const frames = audio.channels[0]?.length ?? 0;
+      if (audio.sampleRate < MIN_SAMPLE_RATE || audio.sampleRate > MAX_SAMPLE_RATE) throw new Error(`rate ${audio.sampleRate}`);
+      if (frames / audio.sampleRate > MAX_AUDIO_SECONDS) throw new Error(`${frames} frames`);
+      for (const channel of audio.channels) for (const s of channel) if (!(s >= -1.0001 && s <= 1.0001)) throw new Error(`sample ${s}`);
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass();
 });
