@@ -17,6 +17,8 @@ const life = facts.modelLifecycle;
 const ttlMs = (life?.ttlMinutes ?? 0) * 60_000;
 /** Time allowed past the TTL for the unload to show (a loaded machine delays timers). */
 const SLACK_MS = 4_000;
+/** How long a line written before an answer may take to reach us after it: the log is another pipe. */
+const LOG_MS = 5_000;
 const speech = speechWav;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,11 +62,12 @@ check('translate/models/lazy-load/nothing-before-first-speech-call', LIFECYCLE, 
   t.deepEqual(events(launched), [], 'speech models loaded before any speech call');
   const spoken = await synthesize(client);
   t.is(spoken.codeName, 'OK', spoken.message);
-  t.deepEqual(events(launched), ['loaded tts'], 'after SynthesizeSpeech');
+  t.deepEqual(await waitFor(launched, (e) => e.length > 0, LOG_MS), ['loaded tts'], 'after SynthesizeSpeech');
   const heard = await client.call(M.transcribeAudio, { audioData: speech() }, SPEECH_CALL);
   t.is(heard.codeName, 'OK', heard.message);
   // (The TTS voice may have been unloaded meanwhile: the TTL is short.)
-  t.deepEqual(events(launched).filter((e) => e.startsWith('loaded')).sort(), ['loaded stt', 'loaded tts'], 'after TranscribeAudio');
+  const loads = (e: string[]) => e.filter((x) => x.startsWith('loaded'));
+  t.deepEqual(loads(await waitFor(launched, (e) => loads(e).length >= 2, LOG_MS)).sort(), ['loaded stt', 'loaded tts'], 'after TranscribeAudio');
 });
 
 check('translate/models/ttl-unload/released-then-loaded-again', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
@@ -73,7 +76,7 @@ check('translate/models/ttl-unload/released-then-loaded-again', { ...LIFECYCLE, 
   const afterTtl = await waitFor(launched, (e) => e.includes('unloaded tts'), ttlMs + SLACK_MS);
   t.deepEqual(afterTtl, ['loaded tts', 'unloaded tts'], `${ttlMs + SLACK_MS} ms after the call`);
   t.is((await synthesize(client)).codeName, 'OK');
-  t.deepEqual(events(launched), ['loaded tts', 'unloaded tts', 'loaded tts'], 'the next call loads it again');
+  t.deepEqual(await waitFor(launched, (e) => e.length >= 3, LOG_MS), ['loaded tts', 'unloaded tts', 'loaded tts'], 'the next call loads it again');
 });
 
 check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
@@ -100,7 +103,7 @@ check('translate/models/transitions/call-across-ttl-not-broken', { ...LIFECYCLE,
   // The model may go (and come back) while the long WAV is decoded, before recognition uses it (a busy
   // machine can spend the TTL's rest there): what must not happen is an unload after the last load, while
   // the recognition ran.
-  const during = events(launched);
+  const during = await waitFor(launched, (e) => e.at(-1) === 'loaded stt', LOG_MS);
   t.is(during.at(-1), 'loaded stt', `unloaded while a call was using it: ${during.join(', ')}`);
   const after = await waitFor(launched, (e) => e.length > during.length, ttlMs + SLACK_MS);
   t.deepEqual(after.slice(during.length), ['unloaded stt']);
@@ -109,6 +112,9 @@ check('translate/models/transitions/call-across-ttl-not-broken', { ...LIFECYCLE,
 check('translate/models/lifecycle-visible/one-line-per-load-and-unload', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
   await Promise.all([synthesize(client), synthesize(client), synthesize(client)]);
+  // Every load line came before an answer: once the first shows, the rest of the pipe follows at once.
+  await waitFor(launched, (e) => e.length > 0, LOG_MS);
+  await sleep(200);
   t.deepEqual(events(launched), ['loaded tts'], 'three concurrent first calls share one load');
   t.regex(launched.stderr(), /^model loaded: tts en$/m);
 });
