@@ -1,13 +1,10 @@
-// Hostile input against the translation reference: attacks that once broke or degraded it, replayed against the
-// bundled server over gRPC. Each must get a clear error (the gRPC status stated), within a bounded time, with
-// the server's peak memory (VmHWM of its processes) bounded, and the server still answering afterwards.
-import { readFileSync } from 'node:fs';
+
 import test from 'ava';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { GrpcClient } from '../../conformance/harness/grpc-client.ts';
 import { launch, type Launched } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
-import { marked } from '../../conformance/harness/sweep.ts';
+import { peakRssMb } from './peak-rss.ts';
 import { silence } from '../../reference/translate/audio/wav-test-support.ts';
 
 const M = TranslateService.method;
@@ -16,19 +13,6 @@ const RSS_GROWTH_BOUND_MB = 150;
 // A bound on waiting for a server that is stuck, not a speed check.
 const CALL_TIMEOUT_MS = 30_000;
 
-/** Peak resident memory (MB) of the target's processes so far. */
-function peakRssMb(server: Launched): number {
-  let peak = 0;
-  for (const pid of marked('PORT', String(server.port))) {
-    try {
-      const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) peak = Math.max(peak, Number(m[1]) / 1024);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return peak;
-}
 
 const ATTACKS: { name: string; audio: Uint8Array }[] = [
   // 5,243 s of audio in 4 MB: upsampling it to 16 kHz ran the server out of memory.

@@ -66,7 +66,7 @@ export function decodeWav(bytes: Uint8Array, field = 'audio_data'): DecodedAudio
   const scale = floatOk ? 1 : 2 ** (bits - 1);
   const offset = bits === 8 && pcmOk ? 128 : 0;
   // Float samples may lie outside [-1, 1], or be NaN or infinite: clipped, NaN taken as silence.
-  const toUnit = floatOk ? (s: number) => (s >= 1 ? 1 : s <= -1 ? -1 : s === s ? s : 0) : (s: number) => (s - offset) / scale;
+  const toUnit = floatOk ? (s: number) => (s >= 1 ? 1 : s <= -1 ? -1 : Number.isNaN(s) ? 0 : s) : (s: number) => (s - offset) / scale;
   const channels = perChannel.map((samples) => Float32Array.from(samples, toUnit));
   return { sampleRate: fmt.sampleRate, channels };
 }

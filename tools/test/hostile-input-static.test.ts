@@ -1,0 +1,195 @@
+// Hostile input against the static reference (production mode), replayed over raw sockets so nothing is
+// normalised on the way: traversal in every spelling, a link out of the folder, dot segments and hop-by-hop
+// headers through the proxy, request smuggling, oversized heads, a CGI header spelled with underscores, and
+// slow clients holding connections. Each gets a clear answer (or a closed connection), nothing outside the folder
+// leaks, the server's peak memory stays bounded and it still serves a plain request afterwards.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import test from 'ava';
+import { listenOnFreePort, releasePorts } from '../../conformance/harness/free-ports.ts';
+import { launch, type Launched } from '../../conformance/harness/launch.ts';
+import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
+import { peakRssMb } from './peak-rss.ts';
+import { tempDir } from './run-cli.ts';
+
+const RSS_GROWTH_BOUND_MB = 100;
+// Bounds on waiting for a server that is stuck, not speed checks.
+const ANSWER_TIMEOUT_MS = 15_000;
+const SECRET = 'SECRET-OUTSIDE-THE-FOLDER';
+
+let server: Launched;
+let upstream: Server;
+let upstreamPort: number;
+const reached: { url: string; headers: IncomingHttpHeaders }[] = [];
+
+
+/** Writes `raw` on a fresh connection and resolves with everything read until the server closes it or
+ * `settleMs` passes without more bytes after an answer began. */
+function exchange(raw: string | Buffer, settleMs = 300): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: server.port });
+    let data = '';
+    let settle: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(settle);
+      clearTimeout(bound);
+      socket.destroy();
+      resolve(data);
+    };
+    const bound = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no end within ${ANSWER_TIMEOUT_MS} ms; read so far: ${data.slice(0, 300)}`));
+    }, ANSWER_TIMEOUT_MS);
+    socket.on('data', (chunk: Buffer) => {
+      data += chunk.toString('latin1');
+      clearTimeout(settle);
+      settle = setTimeout(done, settleMs);
+    });
+    socket.on('close', done);
+    socket.on('error', () => done());
+    socket.write(raw);
+  });
+}
+
+const statusOf = (answer: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+const get = (path: string, headers = ''): Promise<string> => exchange(`GET ${path} HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n`);
+
+test.before(async () => {
+  upstream = createServer((req, res) => {
+    reached.push({ url: req.url!, headers: req.headers });
+    res.end('from upstream');
+  });
+  upstreamPort = await listenOnFreePort(upstream);
+  // The folder is made here, link included (a file out of the folder, reached from inside it): production
+  // indexes it at start-up.
+  const dir = tempDir();
+  mkdirSync(join(dir, 'public'));
+  mkdirSync(join(dir, 'scripts'));
+  writeFileSync(join(dir, 'public', 'ok.txt'), 'OK');
+  writeFileSync(join(dir, 'secret.txt'), SECRET);
+  symlinkSync(join(dir, 'secret.txt'), join(dir, 'public', 'link.txt'));
+  writeFileSync(join(dir, 'scripts', 'env.sh'), '#!/bin/sh\nprintf "Content-Type: text/plain\\r\\n\\r\\n"\nenv\n');
+  chmodSync(join(dir, 'scripts', 'env.sh'), 0o755);
+  const { static: target } = loadReferenceTargets(['static']);
+  server = await launch(target!.command!, target!.env ?? {}, {
+    dir,
+    env: { NODE_ENV: 'production' },
+    config: {
+      name: 'server-config.json',
+      content: (ports) => JSON.stringify({ port: ports[0], folders: 'public', proxy: { '/api': `http://127.0.0.1:${upstreamPort}` }, cgi: 'scripts' }),
+    },
+  });
+});
+
+test.after.always(async () => {
+  await server?.stop();
+  upstream?.closeAllConnections();
+  await new Promise((resolve) => upstream?.close(resolve));
+  if (upstreamPort) releasePorts([upstreamPort]);
+});
+
+/** Runs `attack`, then checks the memory bound and that a plain request is still served. */
+async function attack(t: import('ava').ExecutionContext, run: () => Promise<void>): Promise<void> {
+  const before = peakRssMb(server);
+  await run();
+  const after = peakRssMb(server);
+  t.true(after > 0, 'the server process was found in /proc');
+  t.true(after - before < RSS_GROWTH_BOUND_MB, `peak RSS ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after`);
+  const plain = await get('/ok.txt');
+  t.is(statusOf(plain), 200, plain.slice(0, 200));
+  t.true(plain.endsWith('OK'));
+}
+
+const TRAVERSALS = [
+  '/../secret.txt',
+  '/%2e%2e/secret.txt',
+  '/%2E%2E%2Fsecret.txt',
+  '/%252e%252e/secret.txt',
+  '/..%2fsecret.txt',
+  '/..%5csecret.txt',
+  '/..\\secret.txt',
+  '/%00/../secret.txt',
+  '/ok.txt%00/../../secret.txt',
+  '/%c0%ae%c0%ae/secret.txt',
+  '/./.././secret.txt',
+  '//../secret.txt',
+  '/link.txt',
+];
+
+test.serial('traversal in every spelling, and a link out of the folder: a 4xx, never the file outside', async (t) => {
+  await attack(t, async () => {
+    for (const path of TRAVERSALS) {
+      const answer = await get(path);
+      t.false(answer.includes(SECRET), `${path} leaked the secret`);
+      t.true(statusOf(answer) >= 400 && statusOf(answer) < 500, `${path}: ${answer.slice(0, 80)}`);
+    }
+  });
+});
+
+test.serial('the proxy: dot segments never reach the upstream under /api; hop-by-hop headers stay behind', async (t) => {
+  await attack(t, async () => {
+    reached.length = 0;
+    for (const path of ['/api/../scripts/env.sh', '/api/%2e%2e/secret.txt', '/api/./../ok.txt']) {
+      const answer = await get(path);
+      t.false(answer.includes('from upstream'), `${path} went upstream: ${answer.slice(0, 120)}`);
+    }
+    t.deepEqual(reached, []);
+    const answer = await get('/api/h', 'X-Secret: hop only\r\nConnection: X-Secret\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n');
+    t.is(statusOf(answer), 200);
+    t.is(reached.length, 1);
+    for (const name of ['x-secret', 'upgrade', 'http2-settings']) t.is(reached[0]?.headers[name], undefined, name);
+  });
+});
+
+test.serial('request smuggling: both framings, or two lengths, is a 400 and the hidden request is never served', async (t) => {
+  await attack(t, async () => {
+    const hidden = 'GET /ok.txt HTTP/1.1\r\nHost: x\r\n\r\n';
+    const both = `POST /ok.txt HTTP/1.1\r\nHost: x\r\nContent-Length: ${4 + hidden.length}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${hidden}`;
+    const twoLengths = `POST /ok.txt HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: ${hidden.length}\r\n\r\n${hidden}`;
+    const obfuscated = `POST /ok.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\nContent-Length: 0\r\n\r\n${hidden}`;
+    for (const [name, raw] of Object.entries({ both, twoLengths, obfuscated })) {
+      const answer = await exchange(raw);
+      t.is(statusOf(answer), 400, `${name}: ${answer.slice(0, 120)}`);
+      t.is(answer.match(/^HTTP\/1\.1 /gm)?.length, 1, `${name}: more than one answer: ${answer.slice(0, 300)}`);
+    }
+  });
+});
+
+test.serial('an oversized head (a 1 MB path, 200 KB of headers) is refused without taking the server down', async (t) => {
+  await attack(t, async () => {
+    const longPath = await exchange(`GET /${'a'.repeat(1 << 20)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    t.true([414, 431, 400].includes(statusOf(longPath)), longPath.slice(0, 80));
+    const headers = Array.from({ length: 2000 }, (_, i) => `X-H${i}: ${'v'.repeat(100)}\r\n`).join('');
+    const many = await exchange(`GET /ok.txt HTTP/1.1\r\nHost: x\r\n${headers}\r\n`);
+    t.is(statusOf(many), 431, many.slice(0, 80));
+  });
+});
+
+test.serial('CGI: a header spelled with underscores does not pose as its hyphenated twin', async (t) => {
+  await attack(t, async () => {
+    const answer = await get('/cgi-bin/env.sh', 'X-User: real\r\nX_User: forged\r\n');
+    t.is(statusOf(answer), 200, answer.slice(0, 120));
+    t.regex(answer, /^HTTP_X_USER=real$/m);
+    t.notRegex(answer, /forged/);
+  });
+});
+
+test.serial('slow clients holding 50 connections with half-sent heads do not stop others being served', async (t) => {
+  await attack(t, async () => {
+    const slow: Socket[] = [];
+    try {
+      for (let i = 0; i < 50; i++) {
+        const s = connect({ host: '127.0.0.1', port: server.port });
+        s.on('error', () => {});
+        s.write('GET /ok.txt HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+        slow.push(s);
+      }
+      const answer = await get('/ok.txt');
+      t.is(statusOf(answer), 200);
+    } finally {
+      for (const s of slow) s.destroy();
+    }
+  });
+});
