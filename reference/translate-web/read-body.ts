@@ -1,8 +1,10 @@
 // Reads a JSON request body (catalog translate-web/bodies/invalid-request): application/json only (415),
-// at most `limit` bytes (413, judged from Content-Length before reading when it is given), UTF-8, JSON.
+// at most `limit` bytes (413, judged from Content-Length before reading when it is given), UTF-8, JSON of a
+// bounded shape (checked before parsing), JSON.
 import type { IncomingMessage } from 'node:http';
 import { status } from '@grpc/grpc-js';
 import { GatewayError } from './gateway-error.ts';
+import { jsonShapeProblem } from '../shared/json-shape.ts';
 import { readBoundedBody } from '../shared/read-bounded-body.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -14,6 +16,9 @@ function checkMediaType(header: string | undefined): void {
     throw new GatewayError(status.INVALID_ARGUMENT, `the body must be application/json (UTF-8), got ${header === undefined ? 'no Content-Type' : `"${header}"`}`, { httpStatus: 415 });
   }
 }
+
+/** A request is one object of a few scalar fields: this is far beyond any, and far below what costs memory. */
+const BODY_SHAPE = { maxValues: 1_000, maxDepth: 32 };
 
 const tooLarge = (limit: number) => new GatewayError(status.RESOURCE_EXHAUSTED, `the body is larger than ${limit} bytes`);
 
@@ -27,6 +32,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   } catch (err) {
     throw new GatewayError(status.INVALID_ARGUMENT, 'the body is not valid UTF-8', { cause: err });
   }
+  const shape = jsonShapeProblem(bytes, BODY_SHAPE);
+  if (shape !== null) throw new GatewayError(status.INVALID_ARGUMENT, `the body is not a request: ${shape} (a request is one object of a few fields)`);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -5,13 +5,13 @@
 // leaks, the server's peak memory stays bounded and it still serves a plain request afterwards.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect, } from 'node:net';
 import { join } from 'node:path';
 import test from 'ava';
 import { listenOnFreePort, releasePorts } from '../../conformance/harness/free-ports.ts';
 import { launch, type Launched } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
-import { peakRssMb } from './peak-rss.ts';
+import { peakRssMb, withSlowClients } from './hostile-support.ts';
 import { tempDir } from './run-cli.ts';
 
 const RSS_GROWTH_BOUND_MB = 100;
@@ -178,18 +178,7 @@ test.serial('CGI: a header spelled with underscores does not pose as its hyphena
 
 test.serial('slow clients holding 50 connections with half-sent heads do not stop others being served', async (t) => {
   await attack(t, async () => {
-    const slow: Socket[] = [];
-    try {
-      for (let i = 0; i < 50; i++) {
-        const s = connect({ host: '127.0.0.1', port: server.port });
-        s.on('error', () => {});
-        s.write('GET /ok.txt HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-        slow.push(s);
-      }
-      const answer = await get('/ok.txt');
-      t.is(statusOf(answer), 200);
-    } finally {
-      for (const s of slow) s.destroy();
-    }
+    const answer = await withSlowClients(server.port, 'GET /ok.txt HTTP/1.1\r\nHost: x\r\nX-Slow: ', 50, () => get('/ok.txt'));
+    t.is(statusOf(answer), 200);
   });
 });

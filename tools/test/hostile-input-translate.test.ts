@@ -4,7 +4,7 @@ import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_
 import { GrpcClient } from '../../conformance/harness/grpc-client.ts';
 import { launch, type Launched } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
-import { peakRssMb } from './peak-rss.ts';
+import { peakRssMb } from './hostile-support.ts';
 import { silence } from '../../reference/translate/audio/wav-test-support.ts';
 
 const M = TranslateService.method;
