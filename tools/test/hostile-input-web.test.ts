@@ -8,7 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { freePorts, releasePorts } from '../../conformance/harness/free-ports.ts';
 import { launch, type Launched } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
-import { peakRssMb, withSlowClients } from './hostile-support.ts';
+import { type Answer, boundedAttack, refusedAsJson, withSlowClients } from './hostile-support.ts';
 
 const RSS_GROWTH_BOUND_MB = 100;
 // A bound on waiting for a gateway that is stuck, not a speed check.
@@ -27,11 +27,6 @@ test.after.always(async () => {
   await gateway?.stop();
   if (deadPort) releasePorts([deadPort]);
 });
-
-interface Answer {
-  status: number;
-  body: string;
-}
 
 /** POSTs `body` (written in pieces of at most 1 MB, so a refusal can come mid-body) with the given headers. */
 function post(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<Answer> {
@@ -57,28 +52,15 @@ function post(path: string, body: Buffer | string, headers: Record<string, strin
   });
 }
 
-/** Runs `attack`, then checks the memory bound and that the gateway still answers. */
-async function attack(t: ExecutionContext, run: () => Promise<void>): Promise<void> {
-  const before = peakRssMb(gateway);
-  await run();
-  const after = peakRssMb(gateway);
-  t.true(after > 0, 'the gateway process was found in /proc');
-  t.true(after - before < RSS_GROWTH_BOUND_MB, `peak RSS ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after`);
-  t.log(`peak RSS ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after`);
-  t.is((await fetch(`http://127.0.0.1:${gateway.port}/api/openapi.json`)).status, 200);
+/** Runs `run`, then checks the memory bound and that the gateway still answers. */
+function attack(t: ExecutionContext, run: () => Promise<void>): Promise<void> {
+  return boundedAttack(t, gateway, RSS_GROWTH_BOUND_MB, run, async () => {
+    t.is((await fetch(`http://127.0.0.1:${gateway.port}/api/openapi.json`)).status, 200);
+  });
 }
 
-/** The answer is `status` with a JSON error body (its message shown on failure). */
-function refused(t: ExecutionContext, answer: Answer, status: number, what: string): void {
-  t.is(answer.status, status, `${what}: ${answer.body.slice(0, 200)}`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer.body);
-  } catch {
-    parsed = undefined;
-  }
-  t.true(typeof parsed === 'object' && parsed !== null, `${what}: not a JSON body: ${answer.body.slice(0, 200)}`);
-}
+const refused = refusedAsJson;
+
 
 test.serial('a body that claims 1 GB is refused (413) from its header, before any byte is read', async (t) => {
   await attack(t, async () => {

@@ -1,6 +1,7 @@
 // What the hostile-input tests share: the peak memory of a launched target, and slow clients holding it.
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import type { ExecutionContext } from 'ava';
 import type { Launched } from '../../conformance/harness/launch.ts';
 import { marked } from '../../conformance/harness/sweep.ts';
 
@@ -32,4 +33,41 @@ export async function withSlowClients<T>(port: number, partialHead: string, coun
   } finally {
     for (const s of slow) s.destroy();
   }
+}
+
+/** Runs `run` against `target`, then checks that its peak memory grew by less than `boundMb` and that
+ * `stillServes` passes (a plain request answered). */
+export async function boundedAttack(
+  t: ExecutionContext,
+  target: Launched,
+  boundMb: number,
+  run: () => Promise<void>,
+  stillServes: () => Promise<void>,
+): Promise<void> {
+  const before = peakRssMb(target);
+  await run();
+  const after = peakRssMb(target);
+  const rss = `peak RSS ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after`;
+  t.true(after > 0, 'the server process was found in /proc');
+  t.true(after - before < boundMb, rss);
+  t.log(rss);
+  await stillServes();
+}
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+/** The answer is `status` with a JSON body and no stack trace (its text shown on failure). */
+export function refusedAsJson(t: ExecutionContext, answer: Answer, status: number, what: string): void {
+  t.is(answer.status, status, `${what}: ${answer.body.slice(0, 200)}`);
+  t.notRegex(answer.body, /\n\s+at /, `${what}: a stack trace in the answer`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.body);
+  } catch {
+    parsed = undefined;
+  }
+  t.true(typeof parsed === 'object' && parsed !== null, `${what}: not a JSON body: ${answer.body.slice(0, 200)}`);
 }
