@@ -1,10 +1,11 @@
 // Hostile input against the static reference (production mode), replayed over raw sockets so nothing is
 // normalised on the way: traversal in every spelling, a link out of the folder, dot segments and hop-by-hop
-// headers through the proxy, request smuggling, oversized heads, a CGI header spelled with underscores, and
-// slow clients holding connections. Each gets a clear answer (or a closed connection), nothing outside the folder
-// leaks, the server's peak memory stays bounded and it still serves a plain request afterwards.
+// headers through the proxy, request smuggling, oversized heads, a CGI header spelled with underscores, uploads
+// over their limits or named to climb out, and slow clients holding connections. Each gets a clear answer (or a
+// closed connection), nothing outside the folder leaks, the server's peak memory stays bounded and it still
+// serves a plain request afterwards.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, } from 'node:net';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
@@ -20,6 +21,8 @@ const ANSWER_TIMEOUT_MS = 15_000;
 const SECRET = 'SECRET-OUTSIDE-THE-FOLDER';
 
 let server: Launched;
+let root: string;
+let uploads: string;
 let upstream: Server;
 let upstreamPort: number;
 const reached: { url: string; headers: IncomingHttpHeaders }[] = [];
@@ -67,6 +70,9 @@ test.before(async () => {
   const dir = tempDir();
   mkdirSync(join(dir, 'public'));
   mkdirSync(join(dir, 'scripts'));
+  mkdirSync(join(dir, 'uploads'));
+  uploads = join(dir, 'uploads');
+  root = dir;
   writeFileSync(join(dir, 'public', 'ok.txt'), 'OK');
   writeFileSync(join(dir, 'secret.txt'), SECRET);
   symlinkSync(join(dir, 'secret.txt'), join(dir, 'public', 'link.txt'));
@@ -78,7 +84,14 @@ test.before(async () => {
     env: { NODE_ENV: 'production' },
     config: {
       name: 'server-config.json',
-      content: (ports) => JSON.stringify({ port: ports[0], folders: 'public', proxy: { '/api': `http://127.0.0.1:${upstreamPort}` }, cgi: 'scripts' }),
+      content: (ports) =>
+        JSON.stringify({
+          port: ports[0],
+          folders: 'public',
+          proxy: { '/api': `http://127.0.0.1:${upstreamPort}` },
+          cgi: 'scripts',
+          upload: { path: '/upload', dir: 'uploads', maxFileSize: 4096, maxFiles: 2 },
+        }),
     },
   });
 });
@@ -170,6 +183,23 @@ test.serial('CGI: a header spelled with underscores does not pose as its hyphena
     t.is(statusOf(answer), 200, answer.slice(0, 120));
     t.regex(answer, /^HTTP_X_USER=real$/m);
     t.notRegex(answer, /forged/);
+  });
+});
+
+test.serial('uploads: 5 MB over a 4 KB limit (413), 500 files over a limit of 2 (400), a name climbing out: nothing kept outside', async (t) => {
+  await attack(t, async () => {
+    const post = async (form: FormData): Promise<number> => (await fetch(`http://127.0.0.1:${server.port}/upload`, { method: 'POST', body: form, signal: AbortSignal.timeout(30_000) })).status;
+    const big = new FormData();
+    big.append('file', new Blob([new Uint8Array(5 * 2 ** 20)]), 'big.bin');
+    t.is(await post(big), 413);
+    const many = new FormData();
+    for (let i = 0; i < 500; i++) many.append('file', new Blob(['x']), `f${i}.txt`);
+    t.is(await post(many), 400);
+    t.deepEqual(readdirSync(uploads), [], 'a refused upload left files');
+    const climbing = new FormData();
+    climbing.append('file', new Blob(['climbed']), '../../climbed.txt');
+    t.is(await post(climbing), 200);
+    t.false(existsSync(join(root, 'climbed.txt')) || existsSync(join(root, '..', 'climbed.txt')), 'a file was written outside the upload folder');
   });
 });
 
