@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import type { GatewayConfig, RouteConfig, SiteConfig } from '../config/gateway-config.ts';
 import { createGateway, type Gateway, type GatewayOptions } from './create-gateway.ts';
+import { freePorts } from '../../../conformance/harness/free-ports.ts';
 
 export interface Hit {
   method: string;
@@ -55,12 +56,11 @@ export async function startUpstream(name: string, handler?: UpstreamHandler, por
   };
 }
 
-/** A free loopback port nothing listens on (bound then released). */
+/** A loopback URL nothing listens on. */
 export async function deadUrl(): Promise<string> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // A port outside the ephemeral range, claimed for the test process: a port freed after listen(0) could be
+  // taken meanwhile by any server of a concurrent test that listens on port 0 (and answer instead).
+  const [port] = await freePorts(1);
   return `http://127.0.0.1:${port}`;
 }
 

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { freePorts } from '../../../conformance/harness/free-ports.ts';
 
 export interface ReceivedMail {
   readonly mailFrom: string;
@@ -94,14 +95,11 @@ export async function startSilentServer(): Promise<{ port: number; close(): Prom
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (taken, then released). */
+/** A port on 127.0.0.1 where nothing listens: outside the ephemeral range and claimed for the test process,
+ * so no server of a concurrent test that listens on port 0 can take it. */
 export async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
+  const [port] = await freePorts(1);
+  return port!;
 }
 
 // ---------------------------------------------------------------- MIME, enough for nodemailer's output

@@ -194,7 +194,8 @@ const multipart = fc
     return cut === undefined ? body : body.subarray(0, cut % (body.length + 1));
   });
 
-test('any multipart body, or none: 200, 400, 413 or 415 as JSON, and a refusal stores nothing', async (t) => {
+// Serial: the folder is compared before and after, and the other tests of the file upload into it.
+test.serial('any multipart body, or none: 200, 400, 413 or 415 as JSON, and a refusal stores nothing', async (t) => {
   const recipe = await withSteps();
   await fc.assert(
     fc.asyncProperty(fc.oneof(multipart, fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b))), async (body) => {

@@ -5,9 +5,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import { createServer as netServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { freePorts } from '../../../conformance/harness/free-ports.ts';
 import { portOpen } from '../../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../../conformance/harness/reference-targets.ts';
 import { SECURITY_HEADERS } from '../../../conformance/static/fixtures.ts';
@@ -18,15 +18,6 @@ import type { Fault } from './faults.ts';
 const REFERENCE = resolve(new URL('../../../.cache/reference/static.mjs', import.meta.url).pathname);
 const faults = new Set((process.env.FAULTS ?? '').split(',').filter(Boolean) as Fault[]);
 const on = (f: Fault) => faults.has(f);
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 function runReference(args: string[]): void {
   const child = spawn(process.execPath, [REFERENCE, ...args], { stdio: 'inherit' });
@@ -49,7 +40,8 @@ async function main(): Promise<void> {
   if (config === null || Array.isArray(config) || typeof config !== 'object') return runReference(process.argv.slice(2));
   const site = config as Record<string, unknown>;
   const publicPort = Number(site.port ?? process.env.PORT ?? 8000);
-  const innerPort = await freePort();
+  // Claimed outside the ephemeral range: a port freed after listen(0) could be taken by another process first.
+  const innerPort = (await freePorts(1))[0]!;
   writeFileSync(join(process.cwd(), '.faulty-inner.json'), JSON.stringify({ ...site, port: innerPort }));
   runReference(['--config', '.faulty-inner.json']);
   const healthPath = typeof site.healthCheck === 'object' ? String((site.healthCheck as { path?: string }).path ?? '/__health__') : '/__health__';
