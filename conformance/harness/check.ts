@@ -12,7 +12,7 @@ import { environmentCapabilities } from './environment.ts';
 import { type CaseStatus, emit } from './events.ts';
 import { CaseTimeout, isInconclusive, NotApplicable } from './inconclusive.ts';
 import { directRunOnly, runEnv, type TargetSpec } from './run-env.ts';
-import { declareAfterFile } from './after-file.ts';
+import { declarePerFileStops } from './per-file.ts';
 
 export interface CaseOptions {
   /** Capabilities the target must offer, for example `launch` (a `cmd:` target the harness can configure). */
@@ -145,7 +145,7 @@ let timed = false;
 function timeFile(): void {
   if (timed) return;
   timed = true;
-  declareAfterFile();
+  declarePerFileStops();
   test.after.always(() => emit({ type: 'file-time', file: fileURLToPath(test.meta.file), ms: Date.now() - loadedAt }));
 }
 

@@ -2,7 +2,7 @@
 // renders the page in a headless Chromium (whatever draws it: server-side HTML or a script reading a
 // machine-readable description) and looks for the API's endpoints in what a reader sees. Swagger UI, its
 // "Try it out" and the OpenAPI document behind it are the reference's choices (informational).
-import { afterFile } from '../harness/after-file.ts';
+import { perFile } from '../harness/per-file.ts';
 import { type Browser, chromium, type Page, type Response } from 'playwright-core';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
@@ -18,10 +18,8 @@ const STEP_TIMEOUT_MS = 20_000;
 /** Endpoints of the table a reader of the docs must find (as text: with or without the /api prefix). */
 const SEEN = ['/auth/login', '/auth/register', '/recipes', '/admin/setup', '/admin/users', '/categories'];
 
-let browser: Promise<Browser> | undefined;
-afterFile(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
+/** The file's one Chromium, started by its first case. */
+const browsers = perFile<Browser>((browser) => browser.close());
 
 interface DocsPage {
   page: Page;
@@ -34,8 +32,8 @@ let docs: Promise<DocsPage> | undefined;
 /** /api/docs of the file's recipe manager, loaded once in the file's Chromium for the cases that read it. */
 async function docsPage(c: CaseContext, url: string): Promise<DocsPage> {
   docs ??= (async () => {
-    browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-    const page = await (await (await browser).newContext()).newPage();
+    const browser = await browsers('chromium', () => chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }));
+    const page = await (await browser.newContext()).newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
     const loaded = await page.goto(`${url}/api/docs`).catch((err: Error) => err);
     return { page, loaded };

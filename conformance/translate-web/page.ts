@@ -2,7 +2,7 @@
 // page at the gateway, and the forms named by the target description's `page` (CSS selectors: where the
 // reference's page has them, see reference-target/description.json). Every request the page makes to
 // /api/ is recorded with its status and time.
-import { afterFile } from '../harness/after-file.ts';
+import { perFile } from '../harness/per-file.ts';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
@@ -44,11 +44,8 @@ export function pageDescription(): PageDescription {
 /** How long a step on the page (a click, a fill) may wait for its element. */
 const STEP_TIMEOUT_MS = 10_000;
 
-let browser: Promise<Browser> | undefined;
-
-afterFile(async () => {
-  await (await browser?.catch(() => undefined))?.close();
-});
+/** The file's one Chromium, started by its first page. */
+const browsers = perFile<Browser>((browser) => browser.close());
 
 export interface ApiRequest {
   path: string;
@@ -73,8 +70,10 @@ export interface OpenedPage {
 /** The page of the gateway at `url` in a fresh browser context, closed when the case ends. */
 export async function openPage(c: CaseContext, url: string): Promise<OpenedPage> {
   const form = await c.need('the page description', () => pageDescription());
-  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'] });
-  const context = await (await browser).newContext();
+  const browser = await browsers('chromium', () =>
+    chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--autoplay-policy=no-user-gesture-required'] }),
+  );
+  const context = await browser.newContext();
   c.defer(() => context.close());
   const page = await context.newPage();
   page.setDefaultTimeout(STEP_TIMEOUT_MS);

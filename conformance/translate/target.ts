@@ -1,13 +1,13 @@
 // The translate suite's view of its target: one running instance per test file (started once when the
 // target is a command, or the given gRPC address), a client per case, and the facts of the target
 // description (see README.md in this folder).
-import { afterFile } from '../harness/after-file.ts';
 import { type GetCapabilitiesResponse, TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { GrpcClient, type GrpcOutcome } from '../harness/grpc-client.ts';
 import { NotApplicable } from '../harness/inconclusive.ts';
 import { launch, type Launched } from '../harness/launch.ts';
+import { perFile } from '../harness/per-file.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 
 export interface LanguagePairFact {
@@ -96,7 +96,7 @@ export function defaultModelKey(): string {
   return declared.defaultModel;
 }
 
-const started = new Map<string, Promise<Launched>>();
+const instances = perFile<Launched>((instance) => instance.stop());
 
 function spawnInstance(variant: string | undefined): Promise<Launched> {
   const extra: Variant = variant === undefined ? {} : (facts.variants?.[variant] ?? {});
@@ -109,18 +109,8 @@ function spawnInstance(variant: string | undefined): Promise<Launched> {
 }
 
 function start(variant: string | undefined): Promise<Launched> {
-  const key = variant ?? '';
-  let instance = started.get(key);
-  if (!instance) {
-    instance = spawnInstance(variant);
-    started.set(key, instance);
-  }
-  return instance;
+  return instances(variant ?? '', () => spawnInstance(variant));
 }
-
-afterFile(async () => {
-  await Promise.all([...started.values()].map(async (p) => (await p.catch(() => undefined))?.stop()));
-});
 
 /** The variant named after a capability (`stt-unconfigured`) when the description has one, else the main
  * instance: a target may offer a condition through its main instance or through such a variant. */

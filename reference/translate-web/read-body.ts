@@ -26,14 +26,15 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   checkMediaType(req.headers['content-type']);
   if (Number(req.headers['content-length']) > limit) throw tooLarge(limit);
   const bytes = await readBoundedBody(req, limit, () => tooLarge(limit));
+  // The shape first: it refuses a hostile body without decoding it.
+  const shape = jsonShapeProblem(bytes, BODY_SHAPE);
+  if (shape !== null) throw new GatewayError(status.INVALID_ARGUMENT, `the body is not a request: ${shape} (a request is one object of a few fields)`);
   let text: string;
   try {
     text = UTF8.decode(bytes);
   } catch (err) {
     throw new GatewayError(status.INVALID_ARGUMENT, 'the body is not valid UTF-8', { cause: err });
   }
-  const shape = jsonShapeProblem(bytes, BODY_SHAPE);
-  if (shape !== null) throw new GatewayError(status.INVALID_ARGUMENT, `the body is not a request: ${shape} (a request is one object of a few fields)`);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -49,16 +49,15 @@ function attack(t: ExecutionContext, run: () => Promise<void>): Promise<void> {
   });
 }
 
-const refused = refusedAsJson;
 
 
 const base64url = (value: unknown): string => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 test.serial('bodies: 2 MB is 413, nesting 100,000 deep and cut JSON are 400', async (t) => {
   await attack(t, async () => {
-    refused(t, await call('POST', '/api/recipes', { token, body: JSON.stringify({ title: 'x'.repeat(2 * 2 ** 20) }) }), 413, '2 MB');
-    refused(t, await call('POST', '/api/recipes', { token, body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }), 400, 'nested');
-    refused(t, await call('POST', '/api/recipes', { token, body: '{"title": ' }), 400, 'cut JSON');
+    refusedAsJson(t, await call('POST', '/api/recipes', { token, body: JSON.stringify({ title: 'x'.repeat(2 * 2 ** 20) }) }), 413, '2 MB');
+    refusedAsJson(t, await call('POST', '/api/recipes', { token, body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }), 400, 'nested');
+    refusedAsJson(t, await call('POST', '/api/recipes', { token, body: '{"title": ' }), 400, 'cut JSON');
   });
 });
 
@@ -73,7 +72,7 @@ test.serial('forged tokens: alg none, a changed payload, another secret, garbage
     const body = base64url(admin);
     const other = `${head}.${body}.${createHmac('sha256', 'another secret').update(`${head}.${body}`).digest('base64url')}`;
     for (const [name, forged] of Object.entries({ none, changed, other, garbage: 'a.b.c', empty: '' })) {
-      refused(t, await call('GET', '/api/admin/users', { token: forged }), 401, name);
+      refusedAsJson(t, await call('GET', '/api/admin/users', { token: forged }), 401, name);
     }
   });
 });
@@ -110,7 +109,7 @@ test.serial('imports aimed at the machine itself are refused (400) without a req
     await attack(t, async () => {
       for (const url of [`http://127.0.0.1:${port}/recipe`, `http://localhost:${port}/recipe`, 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:1/', 'file:///etc/passwd', 'gopher://127.0.0.1:25/']) {
         const answer = await call('POST', '/api/recipes/import-url', { token, body: JSON.stringify({ url }) });
-        refused(t, answer, 400, url);
+        refusedAsJson(t, answer, 400, url);
         t.regex(answer.body, /url refused|only http and https/, url);
       }
       t.is(requests, 0, 'the import reached the loopback server');

@@ -2,7 +2,7 @@
 // with the request body on stdin; its header block (ended by a blank line) becomes the response head and the
 // rest of its output is streamed as it arrives.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { dirname, extname, resolve } from 'node:path';
 import {
@@ -16,7 +16,7 @@ import {
 import { ConfigError } from '../config/config-error.ts';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
 import { describeError as describe, sendText } from '../site/send.ts';
-import { resolvesInside } from './folder-links.ts';
+import { insideFolder } from './folder-links.ts';
 
 export interface CgiOptions {
   /** URL path the scripts are mounted at: starts with `/`, no trailing slash except the root `/`. */
@@ -151,7 +151,8 @@ async function locate(mounts: Mount[], rawPath: string): Promise<Target | 'bad-r
       const script = resolve(mount.dir, ...segments.slice(0, i + 1));
       const kind = await fileKind(script);
       if (kind === 'dir') continue;
-      if (kind !== 'file' || !(await isInside(mount, script))) break;
+      // The real script (symlinks followed) must stay inside the real configured directory.
+      if (kind !== 'file' || !(await insideFolder(mount, script))) break;
       const rest = segments.slice(i + 1);
       return {
         script,
@@ -171,16 +172,6 @@ async function fileKind(file: string): Promise<'file' | 'dir' | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** The real script (symlinks followed) must stay inside the real configured directory. */
-async function isInside(mount: Mount, script: string): Promise<boolean> {
-  try {
-    mount.realDir ??= await realpath(mount.dir);
-  } catch {
-    return false;
-  }
-  return resolvesInside(mount.realDir, script);
 }
 
 // ---------------------------------------------------------------------------------------------- process

@@ -29,10 +29,17 @@ export function isBelow(realDir: string, real: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-/** Whether `file`, symlinks followed, is inside `realDir` (false when it cannot be resolved). */
-export async function resolvesInside(realDir: string, file: string): Promise<boolean> {
+/** A folder whose real path is looked up once, when first needed. */
+export interface RealFolder {
+  dir: string;
+  realDir?: string | undefined;
+}
+
+/** Whether `file`, symlinks followed, lies in `folder` (false when either cannot be resolved). */
+export async function insideFolder(folder: RealFolder, file: string): Promise<boolean> {
   try {
-    return isBelow(realDir, await realpath(file));
+    folder.realDir ??= await realpath(folder.dir);
+    return isBelow(folder.realDir, await realpath(file));
   } catch {
     return false;
   }

@@ -3,14 +3,14 @@
 // disk per request so new files appear. With hot reload, HTML pages are read here and sent with the
 // client script injected instead of being streamed by sirv. A file reached through a link out of its
 // folder is not served (folder-links.ts).
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { ParsedURL } from '@polka/url';
 import sirv, { type RequestHandler } from 'sirv';
 import type { FolderMount } from '../config/site-config.ts';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
-import { type LinkIndex, resolvesInside, scanFolder, sirvCandidates } from './folder-links.ts';
+import { insideFolder, type LinkIndex, scanFolder, sirvCandidates } from './folder-links.ts';
 
 interface Mount {
   mount: string;
@@ -18,6 +18,8 @@ interface Mount {
   serve: RequestHandler;
   /** Read per request (development, or a folder sirv cannot index): links are resolved per request. */
   fromDisk: boolean;
+  /** The folder's real path, once a request has needed it. */
+  realDir?: string;
   /** Otherwise: the links out of the folder found at start-up (null: none). */
   links: LinkIndex | null;
 }
@@ -137,7 +139,7 @@ async function serveFromDisk(
     const rest = restOf(req.path, mount.mount);
     if (rest === null) continue;
     const file = await findFile(mount.dir, rest);
-    if (mount.fromDisk ? file !== null && !(await resolvesInside(realDirOf(mount.dir), file)) : mount.links?.refuses(rest)) continue;
+    if (mount.fromDisk ? file !== null && !(await insideFolder(mount, file)) : mount.links?.refuses(rest)) continue;
     if (injectHtml !== null && file !== null && /\.html?$/i.test(file)) {
       const html = injectHtml(await readFile(file, 'utf8'));
       res.writeHead(200, {
@@ -168,18 +170,3 @@ async function findFile(dir: string, rest: string): Promise<string | null> {
   return null;
 }
 
-const realDirs = new Map<string, string>();
-
-/** A folder's real path (development: looked up once; a folder missing then counts as itself). */
-function realDirOf(dir: string): string {
-  let real = realDirs.get(dir);
-  if (real === undefined) {
-    try {
-      real = realpathSync(dir);
-    } catch {
-      return dir;
-    }
-    realDirs.set(dir, real);
-  }
-  return real;
-}

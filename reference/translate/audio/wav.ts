@@ -3,6 +3,7 @@
 // the bytes, is INVALID_ARGUMENT. Output: 16-bit PCM mono.
 import * as wavefile from 'wavefile';
 import { invalidArgument } from '../core/errors.ts';
+import { MAX_AUDIO_BYTES } from '../service/speech-checks.ts';
 
 // The package's `main` is a UMD build (Node sees one default export); bundlers take its ESM `module`.
 const { WaveFile } = 'WaveFile' in wavefile ? wavefile : (wavefile as unknown as { default: typeof wavefile }).default;
@@ -17,7 +18,7 @@ export const MAX_SAMPLE_RATE = 384_000;
 /** The longest audio a request may carry: what 50 MB (52,428,800 bytes) holds in the recognizer's own format,
  * 16-bit 16 kHz mono. Audio the size limit admits at 16 kHz or more and 16 bits or more is never refused; a
  * low-rate header cannot make a small file cost hours of resampling and recognition. */
-export const MAX_AUDIO_SECONDS = 52_428_800 / (2 * 16_000);
+export const MAX_AUDIO_SECONDS = MAX_AUDIO_BYTES / (2 * 16_000);
 
 export interface DecodedAudio {
   sampleRate: number;
@@ -62,10 +63,10 @@ export function decodeWav(bytes: Uint8Array, field = 'audio_data'): DecodedAudio
   }
   const raw = wav.getSamples(false, Float64Array) as unknown as Float64Array | Float64Array[];
   const perChannel = fmt.numChannels === 1 ? [raw as Float64Array] : (raw as Float64Array[]);
-  // Integer PCM to [-1, 1]; 8-bit WAV is unsigned.
-  const scale = floatOk ? 1 : 2 ** (bits - 1);
-  const offset = bits === 8 && pcmOk ? 128 : 0;
-  // Float samples may lie outside [-1, 1], or be NaN or infinite: clipped, NaN taken as silence.
+  // Integer PCM to [-1, 1]; 8-bit WAV is unsigned. Float samples may lie outside [-1, 1], or be NaN or
+  // infinite: clipped, NaN taken as silence.
+  const scale = 2 ** (bits - 1);
+  const offset = bits === 8 ? 128 : 0;
   const toUnit = floatOk ? (s: number) => (s >= 1 ? 1 : s <= -1 ? -1 : Number.isNaN(s) ? 0 : s) : (s: number) => (s - offset) / scale;
   const channels = perChannel.map((samples) => Float32Array.from(samples, toUnit));
   return { sampleRate: fmt.sampleRate, channels };
