@@ -8,7 +8,7 @@ import test, { type ExecutionContext } from 'ava';
 import { listenOnFreePort, releasePorts } from '../../conformance/harness/free-ports.ts';
 import { launch, type Launched } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
-import { type Answer, boundedAttack, refusedAsJson, withSlowClients } from './hostile-support.ts';
+import { type Answer, boundedAttack, cutAfterPartHead, refusedAsJson, withSlowClients } from './hostile-support.ts';
 
 const RSS_GROWTH_BOUND_MB = 100;
 const SECRET = 'hostile-test-secret-0123456789abcdef';
@@ -83,6 +83,16 @@ test.serial('traversal under /uploads never serves a file outside it', async (t)
       const answer = await call('GET', path);
       t.true(answer.status >= 400 && answer.status < 500, `${path}: ${answer.status}`);
       t.notRegex(answer.body, /root:|"dependencies"/, path);
+    }
+  });
+});
+
+test.serial('photo uploads cut right after the head of a part: 400 as JSON, and the server lives on', async (t) => {
+  const recipe = await call('POST', '/api/recipes', { token, body: JSON.stringify({ title: 'Cut uploads' }) });
+  const id = (JSON.parse(recipe.body) as { id: string }).id;
+  await attack(t, async () => {
+    for (const fields of [['photo'], ['image'], ['image', 'photo'], ['photo', 'photo']]) {
+      refusedAsJson(t, await call('POST', `/api/recipes/${id}/photo`, { token, ...cutAfterPartHead(fields) }), 400, fields.join(', '));
     }
   });
 });

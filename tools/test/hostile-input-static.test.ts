@@ -12,7 +12,7 @@ import test, { type ExecutionContext } from 'ava';
 import { listenOnFreePort, releasePorts } from '../../conformance/harness/free-ports.ts';
 import { launch, type Launched } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
-import { boundedAttack, withSlowClients } from './hostile-support.ts';
+import { boundedAttack, cutAfterPartHead, refusedAsJson, withSlowClients } from './hostile-support.ts';
 import { tempDir } from './run-cli.ts';
 
 const RSS_GROWTH_BOUND_MB = 100;
@@ -90,7 +90,10 @@ test.before(async () => {
           folders: 'public',
           proxy: { '/api': `http://127.0.0.1:${upstreamPort}` },
           cgi: 'scripts',
-          upload: { path: '/upload', dir: 'uploads', maxFileSize: 4096, maxFiles: 2 },
+          upload: [
+            { path: '/upload', dir: 'uploads', maxFileSize: 4096, maxFiles: 2 },
+            { path: '/upload-doc', dir: 'uploads', fieldName: 'doc' },
+          ],
         }),
     },
   });
@@ -200,6 +203,20 @@ test.serial('uploads: 5 MB over a 4 KB limit (413), 500 files over a limit of 2 
     climbing.append('file', new Blob(['climbed']), '../../climbed.txt');
     t.is(await post(climbing), 200);
     t.false(existsSync(join(root, 'climbed.txt')) || existsSync(join(root, '..', 'climbed.txt')), 'a file was written outside the upload folder');
+  });
+});
+
+test.serial('uploads cut right after the head of a part, kept or refused (another field, after a file over the limit): refused as JSON, nothing kept', async (t) => {
+  await attack(t, async () => {
+    const post = async (path: string, { headers, body }: { headers: Record<string, string>; body: string }) => {
+      const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
+      return { status: res.status, body: await res.text() };
+    };
+    const before = readdirSync(uploads).sort();
+    refusedAsJson(t, await post('/upload', cutAfterPartHead(['file'])), 400, 'one part');
+    refusedAsJson(t, await post('/upload-doc', cutAfterPartHead(['file'])), 400, 'another field');
+    refusedAsJson(t, await post('/upload', cutAfterPartHead(['file', 'file'], 'x'.repeat(5000))), 413, 'after a file over the limit');
+    t.deepEqual(readdirSync(uploads).sort(), before, 'a refused upload left files');
   });
 });
 

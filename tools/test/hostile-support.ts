@@ -35,8 +35,9 @@ export async function withSlowClients<T>(port: number, partialHead: string, coun
   }
 }
 
-/** Runs `run` against `target`, then checks that its peak memory grew by less than `boundMb` and that
- * `stillServes` passes (a plain request answered). */
+/** Runs `run` against `target`, then checks that its peak memory grew by less than `boundMb`, that
+ * `stillServes` passes (a plain request answered), and that the server logged no uncaught error (a server that
+ * catches those to stay up would hide the crash a request caused). */
 export async function boundedAttack(
   t: ExecutionContext,
   target: Launched,
@@ -52,6 +53,8 @@ export async function boundedAttack(
   t.true(after - before < boundMb, rss);
   t.log(rss);
   await stillServes();
+  const uncaught = /^.*\b(uncaught|unhandled rejection)\b.*$/im.exec(target.stderr());
+  t.is(uncaught, null, `the server logged: ${uncaught?.[0]}`);
 }
 
 export interface Answer {
@@ -70,4 +73,13 @@ export function refusedAsJson(t: ExecutionContext, answer: Answer, status: numbe
     parsed = undefined;
   }
   t.true(typeof parsed === 'object' && parsed !== null, `${what}: not a JSON body: ${answer.body.slice(0, 200)}`);
+}
+
+/** A multipart/form-data body (boundary `cut`) whose parts are files in `fields`, each with `content`, cut right
+ * after the head of its last part: a parser holds back a head's last bytes (they might begin a boundary) and sees
+ * them only when the body ends, so that part comes after whatever the earlier parts made it decide. */
+export function cutAfterPartHead(fields: readonly string[], content = 'x'): { headers: Record<string, string>; body: string } {
+  const head = (field: string) => `--cut\r\nContent-Disposition: form-data; name="${field}"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
+  const body = fields.map((field, i) => (i < fields.length - 1 ? `${head(field)}${content}\r\n` : head(field))).join('');
+  return { headers: { 'content-type': 'multipart/form-data; boundary=cut' }, body };
 }

@@ -103,13 +103,18 @@ export function receivePhoto(req: IncomingMessage, dir: string, maxBytes = MAX_P
       req.unpipe(parser);
       req.resume();
       // The file being written stops (writePhoto removes it); one already written goes too: the request is
-      // refused as a whole.
+      // refused as a whole, and the refusal is answered only once the folder is as it was.
       photoPart?.destroy(error instanceof Error ? error : new Error(String(error)));
-      received?.then((photo) => unlink(join(dir, photo.name)), () => {}).catch(() => {});
-      reject(error instanceof ApiError ? closing(error, req) : error);
+      const removed = received?.then((photo) => unlink(join(dir, photo.name)), () => {}).catch(() => {});
+      const refusal = error instanceof ApiError ? closing(error, req) : error;
+      void (removed ?? Promise.resolve()).then(() => reject(refusal));
     };
     parser.on('file', (field, file) => {
-      if (field !== 'photo') {
+      // A part's errors are the body's (a cut or malformed form), reported through the parser's 'error' event;
+      // without a listener of its own, a part the server is not reading would throw them (parts already
+      // parsed from the body can still come after a refusal).
+      file.on('error', () => {});
+      if (settled || field !== 'photo') {
         file.resume();
         fail(new ApiError(400, `Unexpected file in the field "${field}": the photo goes in the field "photo"`));
         return;

@@ -125,3 +125,28 @@ test('upload handler: stores, answers, serves back, and keeps nothing of a rejec
   t.is((await fetch(`${server.url}/upload/unknown.txt`)).status, 404);
   t.is((await fetch(`${server.url}/upload/..%2f..%2fetc%2fpasswd`)).status, 404);
 });
+
+// A body cut right after a part's head: the parser sees that head only when the body ends (it holds back bytes
+// that might begin a boundary), so the part comes after the refusal, and its "unexpected end" error must not
+// go unheard (an unheard stream error ends the process).
+test('upload handler: a body cut right after the head of a part it refuses is a 400, and the server lives on', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'upload-test-'));
+  const options = normalizeUpload({ dir: join(root, 'up'), maxFiles: 2, allowedTypes: ['text/*'], fieldName: 'doc' }, 'upload', ctx);
+  const server = await serve(createUploadHandler(options, ctx));
+  t.teardown(async () => {
+    await server.close();
+    await rm(root, { recursive: true, force: true });
+  });
+  const head = (field: string, type: string) => `--cut\r\nContent-Disposition: form-data; name="${field}"; filename="a.txt"\r\nContent-Type: ${type}\r\n\r\n`;
+  const bodies = {
+    'another field': head('other', 'text/plain'),
+    'a refused type': head('doc', 'image/png'),
+    'after a refusal': `${head('other', 'text/plain')}x\r\n${head('doc', 'text/plain')}`,
+  };
+  for (const [label, body] of Object.entries(bodies)) {
+    const res = await fetch(`${server.url}/upload`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=cut' }, body });
+    t.is(res.status, 400, label);
+    t.is(typeof ((await res.json()) as { error: unknown }).error, 'string', label);
+  }
+  t.deepEqual(await readdir(join(root, 'up')), []);
+});

@@ -168,6 +168,9 @@ async function receive(mount: Mount, req: Request, res: Response, ctx: SiteConte
   };
 
   parser.on('file', (field, source, info) => {
+    // busboy destroys an unfinished part with an error when the body ends early, also a part parsed after a
+    // refusal (the last bytes of a head come only when the body ends): heard here, or it would end the process.
+    source.on('error', (err) => fail(400, `malformed multipart body: ${describe(err)}`));
     const originalName = info.filename ?? '';
     // A part without a file name is an empty file input of a browser form, not a file.
     if (failure || info.filename === undefined) return source.resume();
@@ -188,8 +191,6 @@ async function receive(mount: Mount, req: Request, res: Response, ctx: SiteConte
     source.on('data', (chunk: Buffer) => {
       entry.size += chunk.length;
     });
-    // busboy destroys an unfinished part with an error when the body ends early.
-    source.on('error', (err) => fail(400, `malformed multipart body: ${describe(err)}`));
     source.once('limit', () => fail(413, `file "${originalName}" is larger than ${mount.maxFileSize} bytes`));
     out.on('error', (err) => {
       ctx.warn(`upload: cannot write ${temp}: ${describe(err)}`);
