@@ -2,6 +2,7 @@
 // carries. No CORS headers, on purpose (catalog translate-web/auth/none).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { status } from '@grpc/grpc-js';
+import { closeAfterAnswer } from '../shared/close-after-answer.ts';
 import { GatewayError } from './gateway-error.ts';
 
 export const COMMON_HEADERS = { 'X-Content-Type-Options': 'nosniff' } as const;
@@ -17,10 +18,6 @@ export function sendJson(res: ServerResponse, httpStatus: number, body: string, 
   res.end(body);
 }
 
-function bodyPending(req: IncomingMessage): boolean {
-  return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
-}
-
 /** Sends `err` as the error body; anything but a GatewayError is a 500 without details (logged instead). */
 export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   if (res.headersSent || res.destroyed) return;
@@ -30,7 +27,6 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
     process.stderr.write(`error: ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}\n`);
     error = new GatewayError(status.INTERNAL, 'internal error', { cause: err });
   }
-  // A body left unread (413, 415, 405…) is not drained: the connection ends with the answer.
-  const headers = bodyPending(req) ? { ...error.headers, Connection: 'close' } : error.headers;
-  sendJson(res, error.httpStatus, JSON.stringify(error.toBody()), headers);
+  // A body left unread (413, 415, 405…): the connection closes gracefully after the answer.
+  sendJson(res, error.httpStatus, JSON.stringify(error.toBody()), { ...error.headers, ...closeAfterAnswer(req) });
 }

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { GatewayRuntime } from '../runtime/gateway-runtime.ts';
+import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
 import { AdminError, httpError, unauthorized } from './admin-error.ts';
 import { ADMIN_ROUTES, type AdminMethod, type AdminRoute } from './admin-routes.ts';
 import { bearerCheck } from './bearer-auth.ts';
@@ -48,13 +49,12 @@ function buildTable(routes: readonly AdminRoute[]): Map<string, PathEntry> {
 function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  // A body left unread (401, 404, 405, 413…) is not drained: the connection ends with the answer.
-  const pending = !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
   res.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
-    ...(pending ? { Connection: 'close' } : {}),
+    // A body left unread (401, 404, 405, 413…): the connection closes gracefully after the answer.
+    ...closeAfterAnswer(req),
     ...headers,
   });
   res.end(text);

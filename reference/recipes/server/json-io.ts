@@ -3,6 +3,7 @@
 // bytes (a larger Content-Length is refused before reading, a body that grows past it is cut off: 413), and must
 // be a JSON object (else 400). A request without a body reads as {}, so the missing fields are named.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
 import { ApiError } from './api-error.ts';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
@@ -25,9 +26,8 @@ export function sendError(res: ServerResponse, error: ApiError): void {
     res.destroy();
     return;
   }
-  // A refused body may still be arriving: do not keep the connection for another request behind it.
-  const close: Record<string, string> = error.status === 413 || error.status === 415 ? { Connection: 'close' } : {};
-  sendJson(res, error.status, error.body, { ...error.headers, ...close });
+  // A refused body may still be arriving: the connection closes gracefully after the answer.
+  sendJson(res, error.status, error.body, { ...error.headers, ...closeAfterAnswer(res.req) });
 }
 
 function hasBody(req: IncomingMessage): boolean {
@@ -58,8 +58,7 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
 }
 
 /**
- * The body as UTF-8, or a 413 as soon as it passes `limit`. The rest is then read and dropped rather than the
- * stream destroyed: destroying a request closes its socket before the 413 can be sent.
+ * The body as UTF-8, or a 413 as soon as it passes `limit` (the answer drops the rest: sendError).
  */
 function readText(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -72,7 +71,7 @@ function readText(req: IncomingMessage, limit: number): Promise<string> {
         return;
       }
       req.off('data', onData).off('end', onEnd);
-      req.resume();
+      req.pause();
       reject(tooLarge(limit));
     };
     const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));

@@ -78,10 +78,10 @@ async function writePhoto(file: Readable, dir: string, maxBytes: number): Promis
 /**
  * The photo of the request, written to `dir`; an ApiError otherwise: 400 (not multipart, no file in `photo`, more
  * than one file, an empty file, a malformed body), 413 (over `maxBytes`, declared or while reading), 415 (not an
- * accepted image). On an error the rest of the body is read and dropped, and the answer closes the connection.
+ * accepted image). On an error the rest of the body is left to the answer, which reads and drops it (sendError).
  */
 export function receivePhoto(req: IncomingMessage, dir: string, maxBytes = MAX_PHOTO_BYTES): Promise<ReceivedPhoto> {
-  if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) return Promise.reject(closing(noPhoto(), req));
+  if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) return Promise.reject(noPhoto());
   if (Number(req.headers['content-length']) > maxBytes + FRAMING_BYTES) return Promise.reject(tooLarge(maxBytes));
   let parser: busboy.Busboy;
   try {
@@ -91,7 +91,7 @@ export function receivePhoto(req: IncomingMessage, dir: string, maxBytes = MAX_P
       limits: { fileSize: maxBytes + 1, files: 1, fields: 20, fieldSize: 1024, parts: 30, headerPairs: 20 },
     });
   } catch {
-    return Promise.reject(closing(noPhoto(), req));
+    return Promise.reject(noPhoto());
   }
   return new Promise<ReceivedPhoto>((resolve, reject) => {
     let settled = false;
@@ -101,13 +101,11 @@ export function receivePhoto(req: IncomingMessage, dir: string, maxBytes = MAX_P
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      req.resume();
       // The file being written stops (writePhoto removes it); one already written goes too: the request is
       // refused as a whole, and the refusal is answered only once the folder is as it was.
       photoPart?.destroy(error instanceof Error ? error : new Error(String(error)));
       const removed = received?.then((photo) => unlink(join(dir, photo.name)), () => {}).catch(() => {});
-      const refusal = error instanceof ApiError ? closing(error, req) : error;
-      void (removed ?? Promise.resolve()).then(() => reject(refusal));
+      void (removed ?? Promise.resolve()).then(() => reject(error));
     };
     parser.on('file', (field, file) => {
       // A part's errors are the body's (a cut or malformed form), reported through the parser's 'error' event;
@@ -143,11 +141,4 @@ export function receivePhoto(req: IncomingMessage, dir: string, maxBytes = MAX_P
     });
     req.pipe(parser);
   });
-}
-
-/** The error, with Connection: close when the request's body is not all read (the rest is dropped). */
-function closing(error: ApiError, req: IncomingMessage): ApiError {
-  if (req.complete || error.headers['Connection']) return error;
-  const headers = { ...error.headers, Connection: 'close' };
-  return new ApiError(error.status, error.message, error.details === undefined ? { headers } : { headers, details: error.details });
 }

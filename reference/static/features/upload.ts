@@ -9,6 +9,7 @@ import busboy from 'busboy';
 import { lookup } from 'mrmime';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
 import { describeError as describe, sendJson, sendText } from '../site/send.ts';
+import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
 import type { UploadOptions } from './upload-options.ts';
 
 const MAX_STEM_LENGTH = 100;
@@ -91,11 +92,9 @@ async function receive(mount: Mount, req: Request, res: Response, ctx: SiteConte
     req.once('end', done);
     req.once('close', done);
   });
-  // An early answer while the client is still sending would reset its connection: read the body first.
-  const reject = async (status: number, message: string): Promise<void> => {
-    req.resume();
-    await bodyDone;
-    sendJson(res, status, { error: message });
+  // An early answer: the connection closes gracefully after it (the rest of the body is dropped).
+  const reject = (status: number, message: string): void => {
+    sendJson(res, status, { error: message }, closeAfterAnswer(req));
   };
   if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
     return reject(400, 'expected a multipart/form-data body');
@@ -129,7 +128,6 @@ async function receive(mount: Mount, req: Request, res: Response, ctx: SiteConte
     if (failure) return;
     failure = { status, message };
     req.unpipe(parser);
-    req.resume();
     for (const entry of stored) {
       entry.source.unpipe();
       entry.source.resume();
@@ -148,7 +146,8 @@ async function receive(mount: Mount, req: Request, res: Response, ctx: SiteConte
   const conclude = async (): Promise<void> => {
     if (concluding) return;
     concluding = true;
-    await bodyDone;
+    // A refusal is answered at once; a success once the body is all read.
+    if (!failure) await bodyDone;
     await Promise.all(stored.map((entry) => entry.closed));
     if (!failure && stored.length === 0) failure = { status: 400, message: 'no file in the request' };
     if (!failure) {
@@ -161,7 +160,7 @@ async function receive(mount: Mount, req: Request, res: Response, ctx: SiteConte
     }
     if (failure) {
       await Promise.all(stored.flatMap((e) => [e.temp, e.target]).map((f) => unlink(f).catch(() => {})));
-      return sendJson(res, failure.status, { error: failure.message });
+      return reject(failure.status, failure.message);
     }
     const files = stored.map(({ file, size, originalName }) => ({ file, size, originalName }));
     sendJson(res, 200, { files });

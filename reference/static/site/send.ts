@@ -15,10 +15,10 @@ export function sendText(res: Response, status: number, text: string): void {
 }
 
 /** A JSON answer, unless the response is already under way or gone. */
-export function sendJson(res: Response, status: number, body: unknown): void {
+export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
