@@ -54,13 +54,28 @@ function failureStatus(error: Error): number {
   return (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' ? 504 : 502;
 }
 
-export class ProxyExchange {
+/**
+ * One client request through the gateway. It is its own undici dispatch handler: attempts follow one another
+ * (a retry starts only after the previous attempt's last callback), so one object with the current attempt's
+ * fields serves them all and a request allocates no handler or closures of its own.
+ */
+export class ProxyExchange implements Dispatcher.DispatchHandler {
   readonly #o: ExchangeOptions;
   #attempts = 0;
   #tried: Upstream[] | undefined;
   #retrying = false;
   #clientGone = false;
   #controller: Controller | undefined;
+  // The current attempt.
+  #selection!: Selection;
+  #started = 0;
+  #discard = false;
+  #responded = false;
+  #ended = false;
+  #chunks: Buffer[] | undefined;
+  #size = 0;
+  #stored: { status: number; headers: IncomingHttpHeaders } | undefined;
+  #discardedStatus = 502;
 
   constructor(options: ExchangeOptions) {
     this.#o = options;
@@ -113,102 +128,15 @@ export class ProxyExchange {
     const o = this.#o;
     const upstream = target.upstream;
     upstream.active++;
-    const started = performance.now();
-    let discard = false;
-    let responded = false;
-    let ended = false;
-    let chunks: Buffer[] | undefined;
-    let size = 0;
-    let stored: { status: number; headers: IncomingHttpHeaders } | undefined;
-    let discardedStatus = 502;
-    const settle = (): void => {
-      if (ended) return;
-      ended = true;
-      upstream.active--;
-    };
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart: (controller) => {
-        this.#controller = controller;
-        if (this.#clientGone) controller.abort(new Error('client closed the connection'));
-      },
-      onResponseStart: (_controller, status, headers) => {
-        if (status < 200) return;
-        responded = true;
-        upstream.recordLatency(performance.now() - started);
-        upstream.recordResponse(selection, status);
-        if (RETRY_STATUSES.has(status) && this.canRetry()) {
-          discard = true;
-          discardedStatus = status;
-          return;
-        }
-        const res = o.res;
-        if (res.headersSent || this.#clientGone) return;
-        const list = clientResponseHeaders(headers);
-        if (o.cache !== undefined) {
-          const method = o.req.method ?? 'GET';
-          if (o.req.headers.authorization === undefined && cacheable(method, status, headers) && varyNames(headers) !== undefined) {
-            chunks = [];
-            stored = { status, headers: headerObject(list) };
-          }
-          list.push('x-cache', 'MISS');
-        }
-        try {
-          res.writeHead(status, list);
-        } catch {
-          res.destroy();
-        }
-      },
-      onResponseData: (controller, chunk) => {
-        if (discard || this.#clientGone) return;
-        if (chunks !== undefined) {
-          size += chunk.length;
-          if (size > MAX_ENTRY_BYTES) chunks = undefined;
-          else chunks.push(chunk);
-        }
-        if (!o.res.write(chunk)) {
-          controller.pause();
-          o.res.once('drain', () => controller.resume());
-        }
-      },
-      onResponseEnd: () => {
-        settle();
-        if (discard) {
-          this.#attempt(discardedStatus);
-          return;
-        }
-        o.res.end();
-        if (chunks !== undefined && stored !== undefined && o.cache !== undefined) {
-          const now = Date.now();
-          const vary = varyNames(stored.headers) ?? [];
-          o.cache.store.store(o.cache.key, {
-            status: stored.status,
-            headers: stored.headers,
-            body: Buffer.concat(chunks, size),
-            storedAt: now,
-            expires: now + o.cache.store.ttlMs,
-            method: o.req.method ?? 'GET',
-            vary,
-            varyValues: varyValues(o.req.headers, vary),
-          });
-        }
-      },
-      onResponseError: (_controller, error) => {
-        settle();
-        if (this.#clientGone) {
-          if (!responded) upstream.release(selection);
-          return;
-        }
-        if (responded && !discard) {
-          // The answer broke off after it had begun: the client's response cannot be completed.
-          o.res.destroy(error);
-          return;
-        }
-        if (!responded) upstream.recordConnectFailure(selection);
-        if (discard) this.#attempt(discardedStatus);
-        else if (this.canRetry()) this.#attempt(failureStatus(error));
-        else sendPlain(o.res, failureStatus(error));
-      },
-    };
+    this.#selection = selection;
+    this.#started = performance.now();
+    this.#discard = false;
+    this.#responded = false;
+    this.#ended = false;
+    this.#chunks = undefined;
+    this.#size = 0;
+    this.#stored = undefined;
+    this.#discardedStatus = 502;
     try {
       upstream.pool.dispatch(
         {
@@ -217,10 +145,112 @@ export class ProxyExchange {
           headers: o.headers,
           body: o.hasBody ? o.req : null,
         },
-        handler,
+        this,
       );
     } catch (error) {
-      handler.onResponseError?.(undefined as unknown as Controller, error as Error);
+      this.onResponseError(undefined as unknown as Controller, error as Error);
     }
+  }
+
+  /** The attempt is over (answered, failed or cut): its upstream has one request less under way. */
+  #settle(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#selection.upstream.active--;
+  }
+
+  onRequestStart(controller: Controller): void {
+    this.#controller = controller;
+    if (this.#clientGone) controller.abort(new Error('client closed the connection'));
+  }
+
+  onResponseStart(_controller: Controller, status: number, headers: IncomingHttpHeaders): void {
+    if (status < 200) return;
+    const o = this.#o;
+    const upstream = this.#selection.upstream;
+    this.#responded = true;
+    upstream.recordLatency(performance.now() - this.#started);
+    upstream.recordResponse(this.#selection, status);
+    if (RETRY_STATUSES.has(status) && this.canRetry()) {
+      this.#discard = true;
+      this.#discardedStatus = status;
+      return;
+    }
+    const res = o.res;
+    if (res.headersSent || this.#clientGone) return;
+    const list = clientResponseHeaders(headers);
+    if (o.cache !== undefined) {
+      const method = o.req.method ?? 'GET';
+      if (o.req.headers.authorization === undefined && cacheable(method, status, headers) && varyNames(headers) !== undefined) {
+        this.#chunks = [];
+        this.#stored = { status, headers: headerObject(list) };
+      }
+      list.push('x-cache', 'MISS');
+    }
+    try {
+      res.writeHead(status, list);
+    } catch {
+      res.destroy();
+    }
+  }
+
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    if (this.#discard || this.#clientGone) return;
+    const o = this.#o;
+    if (this.#chunks !== undefined) {
+      this.#size += chunk.length;
+      if (this.#size > MAX_ENTRY_BYTES) this.#chunks = undefined;
+      else this.#chunks.push(chunk);
+    }
+    if (!o.res.write(chunk)) {
+      controller.pause();
+      o.res.once('drain', () => controller.resume());
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#settle();
+    if (this.#discard) {
+      this.#attempt(this.#discardedStatus);
+      return;
+    }
+    const o = this.#o;
+    o.res.end();
+    const chunks = this.#chunks;
+    const stored = this.#stored;
+    if (chunks !== undefined && stored !== undefined && o.cache !== undefined) {
+      const now = Date.now();
+      const vary = varyNames(stored.headers) ?? [];
+      o.cache.store.store(o.cache.key, {
+        status: stored.status,
+        headers: stored.headers,
+        body: Buffer.concat(chunks, this.#size),
+        storedAt: now,
+        expires: now + o.cache.store.ttlMs,
+        method: o.req.method ?? 'GET',
+        vary,
+        varyValues: varyValues(o.req.headers, vary),
+      });
+    }
+  }
+
+  onResponseError(_controller: Controller, error: Error): void {
+    this.#settle();
+    const o = this.#o;
+    const selection = this.#selection;
+    const upstream = selection.upstream;
+    if (this.#clientGone) {
+      if (!this.#responded) upstream.release(selection);
+      return;
+    }
+    if (this.#responded && !this.#discard) {
+      // The answer broke off after it had begun: the client's response cannot be completed.
+      o.res.destroy(error);
+      return;
+    }
+    if (!this.#responded) upstream.recordConnectFailure(selection);
+    if (this.#discard) this.#attempt(this.#discardedStatus);
+    else if (this.canRetry()) this.#attempt(failureStatus(error));
+    else sendPlain(o.res, failureStatus(error));
   }
 }
