@@ -1,6 +1,6 @@
 // A recording front of the admin API for the CLI cases: the CLI is pointed at it, it forwards every request
 // to the gateway's admin server unchanged and records what arrived (method, path, headers, body), so a case
-// sees the admin call a command made, and the command gets the gateway's real answer.
+// sees the admin call a command made, and the command gets the gateway's real answer (recorded too).
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { type CaseContext, listenOnFreePort, releasePorts } from '../harness/index.ts';
 
@@ -9,6 +9,8 @@ export interface AdminCallSeen {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The gateway's answer body as forwarded, complete once the command has it all. */
+  answer: string;
 }
 
 export interface AdminRecorder {
@@ -26,9 +28,11 @@ export async function adminRecorder(c: CaseContext, admin: string, port?: number
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      calls.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body.toString('utf8') });
+      const seen: AdminCallSeen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: body.toString('utf8'), answer: '' };
+      calls.push(seen);
       const forward = request({ host, port: targetPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.on('data', (chunk: Buffer) => (seen.answer += chunk.toString('utf8')));
         answer.pipe(res);
       });
       forward.on('error', (err) => {
