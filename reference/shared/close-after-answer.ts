@@ -7,10 +7,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
-export const LINGER_MS = 5_000;
+const LINGER_MS = 5_000;
 
 /** True while some of the request's body has not been read. */
-export function bodyPending(req: IncomingMessage): boolean {
+function bodyPending(req: IncomingMessage): boolean {
   return !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0);
 }
 

@@ -4,6 +4,7 @@
 // be a JSON object (else 400). A request without a body reads as {}, so the missing fields are named.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
+import { readBoundedBody } from '../../shared/read-bounded-body.ts';
 import { ApiError } from './api-error.ts';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
@@ -44,7 +45,8 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
   }
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (declared > limit) throw tooLarge(limit);
-  const text = await readText(req, limit);
+  // Past the limit the read stops with a 413; the answer drops the rest (sendError).
+  const text = (await readBoundedBody(req, limit, () => tooLarge(limit))).toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -55,28 +57,6 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
     throw new ApiError(400, 'Request body must be a JSON object');
   }
   return value as Record<string, unknown>;
-}
-
-/**
- * The body as UTF-8, or a 413 as soon as it passes `limit` (the answer drops the rest: sendError).
- */
-function readText(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData).off('end', onEnd);
-      req.pause();
-      reject(tooLarge(limit));
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
-    req.on('data', onData).on('end', onEnd).on('error', reject);
-  });
 }
 
 const tooLarge = (limit: number) => new ApiError(413, `Request body larger than ${limit} bytes`);
