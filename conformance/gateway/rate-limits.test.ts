@@ -2,6 +2,7 @@
 // site (host rl.test) has a route bucket per case, so the counts of one case are its own; the site-level
 // bucket (`*`) is shared, and judged only for its shape. Reload and restart cases start their own gateway.
 import { check, type CaseContext } from '../harness/index.ts';
+import { startRedis } from '../harness/redis-server.ts';
 import { type Json, needOk, successBody } from './admin-client.ts';
 import { clientAddress, type Gateway, restartGateway, sharedGateway, startGateway } from './gateway.ts';
 import type { SiteSetup } from './setup.ts';
@@ -154,4 +155,48 @@ check('gateway/rate-limits/data-plane-429/retry-after-and-refusing-bucket', RATE
   t.is(refused.res?.status, 429, fared(refused));
   t.truthy(refused.res?.headers['retry-after'], 'Retry-After');
   t.deepEqual(countsOf(bucketOf(c, await counters(c, g), label, '/r429')), { passed: 1, rejected: 1 });
+});
+
+check('gateway/rate-limits/in-memory-buckets-only/consumer-limits-left-out', needs('rate-limit', 'consumers'), async (t, c) => {
+  const [up] = await startUpstreams(c, 'up');
+  const g = await startGateway(c, {
+    sites: [{ host: HOST, routes: [{ path: '/', targets: [up!.url] }], consumers: [{ name: 'carol', apiKeys: ['ck-carol'], rateLimit: { requests: 1, windowMs: 60_000 } }] }],
+  });
+  for (let i = 0; i < 2; i++) await c.need(`request ${i + 1} as carol`, send(g.site(0), '/', [up!], { ...g.hostHeader(0), 'x-api-key': 'ck-carol' }));
+  const all = await counters(c, g);
+  const label = `${HOST}:${g.rendered.sitePorts[0]}`;
+  t.deepEqual(Object.keys((all[label] ?? {}) as Json), [], `carol's limit is listed: ${JSON.stringify(all)}`);
+});
+
+// ---------------------------------------------------------------- Redis-backed limits
+
+const REDIS = { needs: [...needs('rate-limit', 'redis').needs!, 'redis-server'] };
+
+/** A gateway whose site keeps a limit of `requests` a minute in the Redis at `url` (the neutral form's
+ * global.redis and rateLimit.store). */
+const redisSetup = (up: Upstream, url: string, requests: number) => ({
+  global: { redis: { url, keyPrefix: `conformance-${Date.now()}:` } },
+  sites: [{ host: HOST, routes: [{ path: '/', targets: [up.url] }], rateLimit: { requests, windowMs: 60_000, store: 'redis' } }],
+});
+
+check('gateway/rate-limits/in-memory-buckets-only/redis-buckets-left-out', REDIS, async (t, c) => {
+  const redis = await startRedis();
+  c.defer(() => redis.close());
+  const [up] = await startUpstreams(c, 'up');
+  const g = await startGateway(c, redisSetup(up!, redis.url, 100));
+  await hit(c, g, up!, '/', 2);
+  const all = await counters(c, g);
+  const label = `${HOST}:${g.rendered.sitePorts[0]}`;
+  t.deepEqual(Object.keys((all[label] ?? {}) as Json), [], `the Redis-backed buckets of ${label} are listed: ${JSON.stringify(all)}`);
+});
+
+check('gateway/rate-limits/redis-store/two-instances-limited-as-one', REDIS, async (t, c) => {
+  const redis = await startRedis();
+  c.defer(() => redis.close());
+  const [up] = await startUpstreams(c, 'up');
+  const setup = redisSetup(up!, redis.url, 4);
+  const gateways = [await startGateway(c, setup), await startGateway(c, setup)];
+  const statuses: (number | undefined)[] = [];
+  for (let i = 0; i < 10; i++) statuses.push((await send(gateways[i % 2]!.site(0), '/', [up!], gateways[i % 2]!.hostHeader(0))).res?.status);
+  t.deepEqual(statuses, [200, 200, 200, 200, 429, 429, 429, 429, 429, 429], 'ten requests alternating between two gateways, four allowed a minute');
 });

@@ -2,12 +2,13 @@
 // changes and rate-limit counters reset, runtime denies kept, invalid and cold changes refused. Every case
 // reloads, so each starts a gateway of its own.
 import assert from 'node:assert/strict';
+import type { ExecutionContext } from 'ava';
 import { rmSync } from 'node:fs';
 import fc from 'fast-check';
 import { type CaseContext, check, freePorts, releasePorts } from '../harness/index.ts';
 import { errorBody, is2xx, jsonObject, listing, needOk, shown, successBody, type UpstreamsListing } from './admin-client.ts';
 import { clientAddress, type Gateway, sharedGateway, startGateway } from './gateway.ts';
-import { tlsFiles } from './tls.ts';
+import { FIRST, SECOND, servedFingerprint, tlsFiles } from './tls.ts';
 import { type GatewaySetup, randomToken, type SiteSetup } from './setup.ts';
 import { GATEWAY, needs } from './target.ts';
 import { fared, send } from './traffic.ts';
@@ -143,6 +144,45 @@ check('gateway/errors/reload-cold-change-400/names-field-and-restart', GATEWAY, 
   const message = String(jsonObject(res)?.message);
   t.regex(message, /port/, 'the message names the field');
   t.regex(message, /restart/i, 'the message says a restart is needed');
+});
+
+/** Writes `next` (`field` changed) and reloads: 400 with a message naming the field (`named`) and a restart. */
+async function coldReloadRefused(t: ExecutionContext, g: Gateway, field: string, named: RegExp, next: GatewaySetup): Promise<void> {
+  g.rewrite(next);
+  const res = await g.admin.post('/reload');
+  if (!errorBody(t, res, 400, `POST /reload with ${field} changed`)) return;
+  const message = String(jsonObject(res)?.message);
+  t.regex(message, named, `the message names ${field}`);
+  t.regex(message, /restart/i, `${field}: the message says a restart is needed`);
+}
+
+check('gateway/errors/reload-cold-change-400/each-cold-field-named-old-kept', GATEWAY, async (t, c) => {
+  const [a] = await startUpstreams(c, 'a');
+  const setup = oneRoute([a!]);
+  const g = await startGateway(c, setup);
+  const [otherAdmin] = await freePorts(1);
+  c.defer(() => releasePorts([otherAdmin!]));
+  const changes: [string, RegExp, GatewaySetup][] = [
+    ['workers', /workers/, { ...setup, top: { workers: 2 } }],
+    ['backlog', /backlog/, { ...setup, top: { backlog: 64 } }],
+    ['global.admin.bind', /bind/, { ...setup, admin: false, global: { admin: { bind: `127.0.0.1:${otherAdmin}`, token: g.admin.token } } }],
+  ];
+  for (const [field, named, next] of changes) await coldReloadRefused(t, g, field, named, next);
+  g.rewrite(setup);
+  t.true((await send(g.http, '/x', [a!])).reached, 'the gateway still serves as before');
+});
+
+check('gateway/errors/reload-cold-change-400/tls-cert-and-key-named-old-served', needs('tls'), async (t, c) => {
+  const [a] = await startUpstreams(c, 'a');
+  const site = (cert: string, key: string): GatewaySetup => ({ sites: [{ tls: { cert, key }, routes: [{ path: '/x', targets: [a!.url] }] }] });
+  const g = await startGateway(c, site('cert.pem', 'key.pem'), { files: { ...tlsFiles(FIRST), 'cert2.pem': SECOND.cert, 'key2.pem': SECOND.key } });
+  for (const [field, named, next] of [
+    ['tls.cert', /cert/, site('cert2.pem', 'key.pem')],
+    ['tls.key', /key/, site('cert.pem', 'key2.pem')],
+  ] as const) {
+    await coldReloadRefused(t, g, field, named, next);
+  }
+  t.is(await servedFingerprint(g.rendered.sitePorts[0]!), FIRST.fingerprint, 'the certificate the gateway started with is still served');
 });
 
 // ---------------------------------------------------------------- the reference's choices (unspecified)

@@ -22,7 +22,10 @@ export const description = (target?.description ?? {}) as GatewayDescription;
 export const CONFIG_NAME = description.configName ?? 'gateway.yaml';
 
 /** Optional features a target declares in its description's `capabilities`. */
-export const FEATURES = ['cache', 'tls', 'health-checks', 'outlier-detection', 'retries', 'rate-limit', 'metrics'] as const;
+export const FEATURES = [
+  'cache', 'tls', 'health-checks', 'outlier-detection', 'retries', 'rate-limit', 'metrics',
+  'basic-auth', 'api-key', 'jwt-auth', 'forward-auth', 'consumers', 'redis',
+] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** Case options: the suite starts the gateway itself (a `cmd:` target), with the features the case needs. */

@@ -1,6 +1,8 @@
 // What the machine running the suites offers, independent of the target: merged into every target's
-// capabilities. `browser`: a Chromium the cases can drive (CHROMIUM_PATH, else Debian's /usr/bin/chromium).
+// capabilities. `browser`: a Chromium the cases can drive (CHROMIUM_PATH, else Debian's /usr/bin/chromium);
+// `redis-server`: a Redis the cases can start (redis-server.ts).
 import { existsSync } from 'node:fs';
+import { hasRedisServer } from './redis-server.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
@@ -17,5 +19,5 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function environmentCapabilities(): string[] {
-  return existsSync(CHROMIUM_PATH) ? ['browser'] : [];
+  return [...(existsSync(CHROMIUM_PATH) ? ['browser'] : []), ...(hasRedisServer() ? ['redis-server'] : [])];
 }

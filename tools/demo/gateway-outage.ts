@@ -12,16 +12,13 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
+import { freePort, listen } from './demo-ports.ts';
 
 const GATEWAY = join(PROJECT_ROOT, 'reference/gateway/bin/gateway.js');
 const CLIENTS = 8;
 const DOWN_AT_MS = 2_000;
 const BACK_AT_MS = 7_000;
 const END_AT_MS = 12_000;
-
-function listen(server: Server, port = 0): Promise<number> {
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
-}
 
 /** An upstream answering its name; `slowMs`: its answers take that long during the second after its first
  * request (a service warming up). */
@@ -32,13 +29,6 @@ function answering(name: string, slowMs = 0): Server {
     if (Date.now() < ready && slowMs > 0) setTimeout(() => res.end(name), slowMs);
     else res.end(name);
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  const port = await listen(server);
-  server.close();
-  return port;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-outage-'));

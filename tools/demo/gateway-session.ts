@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
+import { freePort, listen } from './demo-ports.ts';
 
 const GATEWAY = join(PROJECT_ROOT, 'reference/gateway/bin/gateway.js');
 const TOKEN = 'demo-token';
@@ -19,15 +20,7 @@ const REQUESTS = 60;
 /** An upstream answering its own name. */
 async function upstream(name: string): Promise<{ url: string; server: Server }> {
   const server = createServer((_req, res) => res.end(name));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, server };
-}
-
-async function freePort(): Promise<number> {
-  const { server, url } = await upstream('');
-  server.close();
-  return Number(new URL(url).port);
+  return { url: `http://127.0.0.1:${await listen(server)}`, server };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-demo-'));
@@ -76,6 +69,8 @@ async function traffic(): Promise<void> {
 
 console.log('$ gateway run -c gateway.yaml &');
 const run = spawn(process.execPath, [GATEWAY, 'run', '-c', 'gateway.yaml'], { cwd: dir, env, stdio: ['ignore', 'inherit', 'inherit'] });
+// Listened for from the start: the gateway may be gone before `gateway shutdown` returns.
+const exited = new Promise((resolve) => run.once('exit', resolve));
 try {
   for (let i = 0; i < 100; i++) {
     if (await fetch(`http://127.0.0.1:${port}/__health__`).then((r) => r.ok, () => false)) break;
@@ -91,7 +86,7 @@ try {
   await gateway('reload');
   await traffic();
   await gateway('shutdown');
-  await new Promise((resolve) => run.once('exit', resolve));
+  await exited;
 } finally {
   run.kill();
   for (const u of [a, b, c]) u.server.close();

@@ -69,7 +69,9 @@ const RUNS: FaultRun[] = [
       'config/other-known-keys', // fallback-replaces-routes
       'config/ip-filter-deny-list', // ip-filter-ignored-at-start
     ],
-    also: ['config/admin-token-optional', 'config/default-file-name'],
+    also: ['config/admin-token-optional', 'config/default-file-name', 'reload/whole-config-swap'],
+    // reload-keeps-hot-sections: the authentication of the replaced config with the routes of the new one
+    expectedInformational: ['reload/whole-config-swap'],
   },
   {
     faults: [
@@ -424,6 +426,7 @@ const RUNS: FaultRun[] = [
       'no-v1-1-fields',
       'changes-written-to-file',
       'reload-clears-denies',
+      'jwt-jwks-ignored',
     ],
     expectedRed: [
       'shutdown/process-exits', // shutdown-stays-up
@@ -434,7 +437,22 @@ const RUNS: FaultRun[] = [
       'versioning/v1-1-fields-present', // no-v1-1-fields
       'upstreams/runtime-in-memory-only', // changes-written-to-file
       'reload/keeps-runtime-ip-denies', // reload-clears-denies
+      'site-auth/jwt', // jwt-jwks-ignored
     ],
+  },
+  {
+    faults: ['basic-auth-any-password', 'api-key-prefix', 'jwt-expiry-ignored', 'forward-auth-ignored', 'consumer-unknown-admitted', 'redis-store-ignored'],
+    expectedRed: [
+      'site-auth/basic', // basic-auth-any-password
+      'site-auth/api-key', // api-key-prefix
+      'site-auth/jwt', // jwt-expiry-ignored
+      'site-auth/forward-auth', // forward-auth-ignored
+      'site-auth/consumers', // consumer-unknown-admitted
+      'rate-limits/in-memory-buckets-only', // redis-store-ignored
+    ],
+    also: ['rate-limits/redis-store'],
+    // redis-store-ignored: each gateway counts on its own
+    expectedInformational: ['rate-limits/redis-store'],
   },
 ];
 

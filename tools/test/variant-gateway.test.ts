@@ -25,7 +25,8 @@ variantSuite({
     {
       // An independently written gateway: its own statuses, errors, 401, command line and defaults, a config
       // format read off the text, unknown keys ignored, a route keeping its last target, denied connections
-      // closed, a banner and access log, no signal handlers, slower answers.
+      // closed, refused API keys and tokens answered 403, a banner and access log, no signal handlers, slower
+      // answers.
       variants: [
         'own-codes',
         'status-word',
@@ -39,6 +40,7 @@ variantSuite({
         'keep-last-target',
         'strategies-alt',
         'deny-drop',
+        'auth-403',
         'timeout-503',
         'banner',
         'no-sigterm',
@@ -97,6 +99,8 @@ variantSuite({
         'routes/strategy-set/default-round-robin-and-random',
         // deny-drop: a denied client's connection closed without an answer
         'data-plane/denied-client-403/forbidden',
+        // auth-403: a refused API key or token answered 403 without a challenge
+        'site-auth/refusal-details/challenges-bodies-502',
         // timeout-503: what the shutdown timeout cuts is answered 503
         'shutdown/timeout-expiry/connection-closed-without-answer',
       ].map(id),

@@ -45,6 +45,56 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
+export interface BasicAuthConfig {
+  realm: string;
+  users: { username: string; password: string }[];
+}
+
+export interface ApiKeyConfig {
+  /** Lower-cased header name. */
+  header: string;
+  /** A query parameter also carrying the key; undefined = header only. */
+  query: string | undefined;
+  keys: string[];
+}
+
+export interface JwtAuthConfig {
+  /** HS256 secret. */
+  secret: string | undefined;
+  /** RS256 public key, PEM (checked at load). */
+  publicKey: string | undefined;
+  /** The JWKS file's keys, read at load (plain data: the config travels to workers). */
+  jwks: { keys: Record<string, unknown>[] } | undefined;
+  issuer: string | undefined;
+  audience: string | undefined;
+  clockToleranceSecs: number;
+}
+
+export interface ForwardAuthConfig {
+  url: string;
+  timeoutMs: number;
+  /** Lower-cased header names copied from a 2xx answer onto the upstream request. */
+  copyHeaders: string[];
+}
+
+export interface ConsumerConfig {
+  name: string;
+  apiKeys: string[];
+  basic: { username: string; password: string } | undefined;
+  /** Per consumer, over all its clients. */
+  rateLimit: RateLimitRule | undefined;
+}
+
+/** The site's authentication kinds; every one configured must pass, in this order. */
+export interface SiteAuthConfig {
+  basic: BasicAuthConfig | undefined;
+  apiKey: ApiKeyConfig | undefined;
+  jwt: JwtAuthConfig | undefined;
+  forward: ForwardAuthConfig | undefined;
+  /** Named consumers: a request must be identified as one. */
+  consumers: ConsumerConfig[] | undefined;
+}
+
 export interface SiteConfig {
   /** `<host>:<port>` (host lower-cased) or `*:<port>`. */
   label: string;
@@ -58,16 +108,26 @@ export interface SiteConfig {
   outlierDetection: OutlierDetectionConfig | undefined;
   /** Extra attempts on another target after a connection failure or a 502/503/504 (0 = none). */
   retries: number;
-  /** Site-level bucket (`*`) and per-route buckets (keyed by route prefix). */
-  rateLimit: { site: RateLimitRule | undefined; routes: Record<string, RateLimitRule> } | undefined;
+  /** Site-level bucket (`*`) and per-route buckets (keyed by route prefix), kept in this process's memory
+   * or in the Redis of global.redis (shared by every gateway using it). */
+  rateLimit: { site: RateLimitRule | undefined; routes: Record<string, RateLimitRule>; store: 'memory' | 'redis' } | undefined;
   /** CIDR blocks (single addresses as /32 or /128) denied on the data plane. */
   ipDeny: string[];
   /** In-memory response cache; undefined = no cache feature (purge answers 501). */
   cache: { ttlMs: number; maxEntries: number } | undefined;
+  /** undefined = no authentication. */
+  auth: SiteAuthConfig | undefined;
   /** Metrics endpoint path; undefined = none. */
   metricsPath: string | undefined;
   /** Named sections accepted but not built (reload reports them as warnings). */
   notCompiledIn: string[];
+}
+
+export interface RedisConfig {
+  /** redis:// or rediss:// URL. */
+  url: string;
+  /** Put before every key the gateway writes. */
+  keyPrefix: string;
 }
 
 export interface GatewayConfig {
@@ -78,6 +138,8 @@ export interface GatewayConfig {
     /** undefined = no admin server. */
     admin: { host: string; port: number; token: string | undefined } | undefined;
     shutdownTimeoutSecs: number;
+    /** The Redis that `store: redis` sections use; undefined = none. */
+    redis: RedisConfig | undefined;
   };
   workers: number;
   backlog: number | undefined;

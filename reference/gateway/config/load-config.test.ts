@@ -102,6 +102,19 @@ const invalid: [string, unknown, string, RegExp?][] = [
     'sites[0].routes[39].targets',
     /more than 10000/,
   ],
+  ['basicAuth without users', site({ basicAuth: { realm: 'x' } }), 'sites[0].basicAuth.users', /required/],
+  ['basicAuth user name with a colon', site({ basicAuth: { users: [{ username: 'a:b', password: 'p' }] } }), 'sites[0].basicAuth.users[0].username', /colon/],
+  ['apiKey with no keys', site({ apiKey: { keys: [] } }), 'sites[0].apiKey.keys', /at least 1/],
+  ['jwtAuth without a key', site({ jwtAuth: { issuer: 'me' } }), 'sites[0].jwtAuth', /secret, publicKey or jwksFile/],
+  ['jwtAuth public key not PEM', site({ jwtAuth: { publicKey: 'MIIB...' } }), 'sites[0].jwtAuth.publicKey', /PEM/],
+  ['jwtAuth JWKS file missing', site({ jwtAuth: { jwksFile: 'no-such.json' } }), 'sites[0].jwtAuth.jwksFile', /no-such\.json/],
+  ['forwardAuth URL not http', site({ forwardAuth: { url: 'ftp://auth.test/verify' } }), 'sites[0].forwardAuth.url', /http/],
+  ['forwardAuth URL with a fragment', site({ forwardAuth: { url: 'http://auth.test/verify#x' } }), 'sites[0].forwardAuth.url', /fragment/],
+  ['rateLimit in Redis without global.redis', site({ rateLimit: { requests: 5, store: 'redis' } }), 'sites[0].rateLimit.store', /global\.redis/],
+  ['global.redis URL not redis', site({}, { global: { redis: { url: 'http://127.0.0.1:6379' } } }), 'global.redis.url', /redis:\/\//],
+  ['consumer without a credential', site({ consumers: [{ name: 'a' }] }), 'sites[0].consumers[0]', /apiKeys or basicAuth/],
+  ['two consumers of one name', site({ consumers: [{ name: 'a', apiKeys: ['k1'] }, { name: 'a', apiKeys: ['k2'] }] }), 'sites[0].consumers[1].name', /consumers\[0\]/],
+  ['two consumers with one key', site({ consumers: [{ name: 'a', apiKeys: ['k1'] }, { name: 'b', apiKeys: ['k2', 'k1'] }] }), 'sites[0].consumers[1].apiKeys[1]', /consumers\[0\]/],
 ];
 
 for (const [what, raw, field, reason] of invalid) {
@@ -115,7 +128,7 @@ for (const [what, raw, field, reason] of invalid) {
 
 test('defaults: one site, one route', (t) => {
   const config = validate(base());
-  t.deepEqual(config.global, { admin: undefined, shutdownTimeoutSecs: 30 });
+  t.deepEqual(config.global, { admin: undefined, shutdownTimeoutSecs: 30, redis: undefined });
   t.is(config.workers, 1);
   t.is(config.backlog, undefined);
   t.false(config.hotReload);
@@ -132,6 +145,7 @@ test('defaults: one site, one route', (t) => {
       rateLimit: undefined,
       ipDeny: [],
       cache: undefined,
+      auth: undefined,
       metricsPath: undefined,
       notCompiledIn: [],
     },
@@ -180,6 +194,26 @@ test('the token value never appears in an error message', (t) => {
   t.false(error?.message.includes('has space'));
 });
 
+test('authentication sections: defaults, names lower-cased, keys read now, false = off', (t) => {
+  writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [{ kty: 'RSA', n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw', e: 'AQAB', kid: 'k1' }] }));
+  const [s] = validate(
+    site({
+      basicAuth: { users: [{ username: 'alice', password: 'pw' }] },
+      apiKey: { header: 'X-Key', keys: ['k'] },
+      jwtAuth: { secret: 'x'.repeat(32), jwksFile: 'jwks.json' },
+      forwardAuth: { url: 'http://auth.test/verify?x=1', copyHeaders: ['X-User'] },
+    }),
+  ).sites;
+  t.deepEqual(s?.auth?.basic, { realm: 'gateway', users: [{ username: 'alice', password: 'pw' }] });
+  t.deepEqual(s?.auth?.apiKey, { header: 'x-key', query: undefined, keys: ['k'] });
+  t.like(s?.auth?.jwt, { secret: 'x'.repeat(32), publicKey: undefined, clockToleranceSecs: 0 });
+  t.is(s?.auth?.jwt?.jwks?.keys.length, 1);
+  t.deepEqual(s?.auth?.forward, { url: 'http://auth.test/verify?x=1', timeoutMs: 5000, copyHeaders: ['x-user'] });
+  t.deepEqual(s?.notCompiledIn, []);
+  const [off] = validate(site({ basicAuth: false, apiKey: false, jwtAuth: false, forwardAuth: false })).sites;
+  t.is(off?.auth, undefined);
+});
+
 test('rate limits, denies, features not compiled in, hotReload on a site', (t) => {
   const config = validate(
     site({
@@ -194,7 +228,7 @@ test('rate limits, denies, features not compiled in, hotReload on a site', (t) =
     }),
   );
   const [s] = config.sites;
-  t.deepEqual(s?.rateLimit, { site: { requests: 100, windowMs: 60_000 }, routes: { '/api': { requests: 10, windowMs: 1000 } } });
+  t.deepEqual(s?.rateLimit, { site: { requests: 100, windowMs: 60_000 }, routes: { '/api': { requests: 10, windowMs: 1000 } }, store: 'memory' });
   t.deepEqual(s?.ipDeny, ['10.0.0.0/8', '192.0.2.7/32', '2001:db8::1/128']);
   t.deepEqual(s?.notCompiledIn, ['cors', 'tls.acme', 'compression']);
   t.is(s?.tls, undefined);

@@ -10,14 +10,14 @@ import type { ConfigFormat } from './read-config-file.ts';
 
 export interface RawConfig {
   $schema?: string;
-  global?: { admin?: { bind: string; token?: string }; shutdownTimeoutSecs?: number };
+  global?: { admin?: { bind: string; token?: string }; shutdownTimeoutSecs?: number; redis?: { url: string; keyPrefix?: string } };
   workers?: number;
   backlog?: number;
   hotReload?: boolean;
   sites: RawSite[];
 }
 
-export const GLOBAL_DEFAULTS = Object.freeze({ shutdownTimeoutSecs: 30, workers: 1, hotReload: false });
+export const GLOBAL_DEFAULTS = Object.freeze({ shutdownTimeoutSecs: 30, workers: 1, hotReload: false, redisKeyPrefix: 'gateway:' });
 
 /** Upstream targets over all sites and routes, at most (each one may be probed and pooled). */
 export const MAX_TOTAL_TARGETS = 10_000;
@@ -27,18 +27,31 @@ const TOKEN_REFERENCE = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]
 /** `path` is the absolute path of the file, whose folder relative paths resolve against. */
 export function normalizeConfig(raw: RawConfig, path: string, format: ConfigFormat, env: NodeJS.ProcessEnv): GatewayConfig {
   const admin = normalizeAdmin(raw.global?.admin, env);
-  const sites = raw.sites.map((site, index) => normalizeSite(site, index, dirname(path)));
+  const redis = normalizeRedis(raw.global?.redis);
+  const sites = raw.sites.map((site, index) => normalizeSite(site, index, dirname(path), redis !== undefined));
   checkSites(sites);
   if (admin !== undefined) checkAdminPort(admin.port, sites);
   return {
     path,
     format,
-    global: { admin, shutdownTimeoutSecs: raw.global?.shutdownTimeoutSecs ?? GLOBAL_DEFAULTS.shutdownTimeoutSecs },
+    global: { admin, shutdownTimeoutSecs: raw.global?.shutdownTimeoutSecs ?? GLOBAL_DEFAULTS.shutdownTimeoutSecs, redis },
     workers: raw.workers ?? GLOBAL_DEFAULTS.workers,
     backlog: raw.backlog,
     hotReload: (raw.hotReload ?? GLOBAL_DEFAULTS.hotReload) || raw.sites.some((site) => site.hotReload === true),
     sites,
   };
+}
+
+function normalizeRedis(raw: { url: string; keyPrefix?: string } | undefined): GatewayConfig['global']['redis'] {
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.url);
+  } catch {}
+  if (url === undefined || !/^rediss?:$/.test(url.protocol) || url.hostname === '') {
+    throw new ConfigError('global.redis.url', `must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379 (got "${raw.url}")`);
+  }
+  return { url: raw.url, keyPrefix: raw.keyPrefix ?? GLOBAL_DEFAULTS.redisKeyPrefix };
 }
 
 function normalizeAdmin(raw: { bind: string; token?: string } | undefined, env: NodeJS.ProcessEnv): GatewayConfig['global']['admin'] {

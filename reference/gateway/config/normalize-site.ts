@@ -13,6 +13,7 @@ import type {
   Strategy,
 } from './gateway-config.ts';
 import { formatKeyPath } from './key-path.ts';
+import { normalizeAuth, type RawAuthSections } from './normalize-auth.ts';
 import { targetKey, targetUrlProblem } from './target-url.ts';
 
 export interface RawRateLimitRule {
@@ -20,7 +21,7 @@ export interface RawRateLimitRule {
   windowMs?: number;
 }
 
-export interface RawSite {
+export interface RawSite extends RawAuthSections {
   host?: string;
   port: number;
   tls?: { cert?: string; key?: string; acme?: unknown };
@@ -28,7 +29,7 @@ export interface RawSite {
   healthCheck?: Partial<HealthCheckConfig>;
   outlierDetection?: Partial<OutlierDetectionConfig>;
   retries?: { attempts?: number };
-  rateLimit?: { requests?: number; windowMs?: number; routes?: Record<string, RawRateLimitRule> };
+  rateLimit?: { requests?: number; windowMs?: number; routes?: Record<string, RawRateLimitRule>; store?: 'memory' | 'redis' };
   ipFilter?: { deny?: string[] };
   cache?: { ttlMs?: number; maxEntries?: number };
   metrics?: { path?: string };
@@ -50,7 +51,7 @@ export const SITE_DEFAULTS = Object.freeze({
 
 /** Sections accepted as objects (or true/false) and stored, but not built: a reload warns about them. */
 export const NOT_COMPILED_IN: readonly string[] = [
-  'proxy', 'static', 'basicAuth', 'apiKey', 'jwtAuth', 'forwardAuth', 'consumers', 'middleware', 'logging', 'cors',
+  'proxy', 'static', 'middleware', 'logging', 'cors',
   'securityHeaders', 'limits', 'requestTransform', 'responseTransform', 'maskErrors', 'http2', 'compression',
   'upload', 'fallback',
 ];
@@ -58,7 +59,7 @@ export const NOT_COMPILED_IN: readonly string[] = [
 const HEALTH_PATH = '/__health__';
 
 /** `index` places the site in the file (`sites[index]`); `baseDir` is the config file's folder. */
-export function normalizeSite(raw: RawSite, index: number, baseDir: string): SiteConfig {
+export function normalizeSite(raw: RawSite, index: number, baseDir: string, redis = false): SiteConfig {
   const at = (...keys: (string | number)[]) => formatKeyPath(['sites', index, ...keys]);
   const host = raw.host === undefined || raw.host === '*' ? undefined : raw.host.toLowerCase();
   const routes = normalizeRoutes(raw.routes ?? [], at);
@@ -71,9 +72,10 @@ export function normalizeSite(raw: RawSite, index: number, baseDir: string): Sit
     healthCheck: raw.healthCheck === undefined ? undefined : { ...SITE_DEFAULTS.healthCheck, ...raw.healthCheck },
     outlierDetection: normalizeOutlier(raw.outlierDetection, at),
     retries: raw.retries === undefined ? 0 : (raw.retries.attempts ?? SITE_DEFAULTS.retryAttempts),
-    rateLimit: normalizeRateLimit(raw.rateLimit, routes, at),
+    rateLimit: normalizeRateLimit(raw.rateLimit, routes, at, redis),
     ipDeny: normalizeDeny(raw.ipFilter?.deny ?? [], at),
     cache: raw.cache === undefined ? undefined : { ...SITE_DEFAULTS.cache, ...raw.cache },
+    auth: normalizeAuth(raw, baseDir, at),
     metricsPath: normalizeMetricsPath(raw.metrics, at),
     notCompiledIn: notCompiledIn(raw),
   };
@@ -126,8 +128,10 @@ function normalizeOutlier(raw: RawSite['outlierDetection'], at: At): OutlierDete
   return { consecutive5xx: raw.consecutive5xx ?? defaults.consecutive5xx, baseEjectionMs, maxEjectionMs };
 }
 
-function normalizeRateLimit(raw: RawSite['rateLimit'], routes: RouteConfig[], at: At): SiteConfig['rateLimit'] {
+function normalizeRateLimit(raw: RawSite['rateLimit'], routes: RouteConfig[], at: At, redis: boolean): SiteConfig['rateLimit'] {
   if (raw === undefined) return undefined;
+  const store = raw.store ?? 'memory';
+  if (store === 'redis' && !redis) throw new ConfigError(at('rateLimit', 'store'), 'is redis, but global.redis names no Redis');
   const rule = (r: RawRateLimitRule): RateLimitRule => ({ requests: r.requests, windowMs: r.windowMs ?? SITE_DEFAULTS.rateLimitWindowMs });
   const site = raw.requests === undefined ? undefined : rule({ requests: raw.requests, windowMs: raw.windowMs });
   const byRoute: Record<string, RateLimitRule> = {};
@@ -140,7 +144,7 @@ function normalizeRateLimit(raw: RawSite['rateLimit'], routes: RouteConfig[], at
     byRoute[path] = rule(value);
   }
   if (site === undefined && Object.keys(byRoute).length === 0) return undefined;
-  return { site, routes: byRoute };
+  return { site, routes: byRoute, store };
 }
 
 function normalizeDeny(raw: string[], at: At): string[] {

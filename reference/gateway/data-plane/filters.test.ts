@@ -4,7 +4,7 @@ import { ask, askMany, config, route, site, startGateway, startUpstream } from '
 
 test('GET /__health__ answers before everything else, even for a denied client or an unknown host', async (t) => {
   const { gateway, port } = await startGateway(
-    config([site({ host: 'only.test', ipDeny: ['127.0.0.0/8'], rateLimit: { site: { requests: 0, windowMs: 1000 }, routes: {} } })]),
+    config([site({ host: 'only.test', ipDeny: ['127.0.0.0/8'], rateLimit: { site: { requests: 0, windowMs: 1000 }, routes: {}, store: 'memory' } })]),
   );
   try {
     const answer = await ask(port, '/__health__', { host: 'unknown.test' });
@@ -43,7 +43,7 @@ test('rate limits: 429 with Retry-After per client, counters summed per bucket, 
       site({
         host: 'rl.test',
         routes: [route('/', [up.url]), route('/api', [up.url])],
-        rateLimit: { site: { requests: 5, windowMs: 60_000 }, routes: { '/api': { requests: 2, windowMs: 60_000 } } },
+        rateLimit: { site: { requests: 5, windowMs: 60_000 }, routes: { '/api': { requests: 2, windowMs: 60_000 } }, store: 'memory' },
       }),
       site({ routes: [route('/', [up.url])] }),
     ]),

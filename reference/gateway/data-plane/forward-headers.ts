@@ -12,12 +12,19 @@ const HOP_BY_HOP = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
-  // undici sends its own and refuses Expect.
+  // The gateway reads the whole request before the upstream could ask for it: no 100-continue upstream.
   'expect',
 ]);
 
+const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host'];
+/** Lengths of the names the loops below look for: a name of another length needs no lower-casing. */
+const WATCHED_LENGTHS = new Set([...HOP_BY_HOP, ...FORWARDED].map((name) => name.length));
+
+/** The name lower-cased when it may be one the loops look for (or `always`), else '' (cheap on the hot path). */
+const watched = (name: string, always: boolean): string => (always || WATCHED_LENGTHS.has(name.length) ? name.toLowerCase() : '');
+
 function connectionTokens(value: string | string[] | undefined): Set<string> | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === 'keep-alive' || value === 'close') return undefined;
   const tokens = (Array.isArray(value) ? value.join(',') : value)
     .split(',')
     .map((token) => token.trim().toLowerCase())
@@ -25,7 +32,7 @@ function connectionTokens(value: string | string[] | undefined): Set<string> | u
   return tokens.length === 0 ? undefined : new Set(tokens);
 }
 
-/** The request's headers for the upstream, as a flat name/value list (the form undici takes as is). */
+/** The request's headers for the upstream, as a flat name/value list (the form the upstream pool takes). */
 export function upstreamRequestHeaders(req: IncomingMessage, client: string, scheme: string): string[] {
   const raw = req.rawHeaders;
   const extra = connectionTokens(req.headers.connection);
@@ -33,7 +40,7 @@ export function upstreamRequestHeaders(req: IncomingMessage, client: string, sch
   let forwardedFor: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    const lower = name.toLowerCase();
+    const lower = watched(name, extra !== undefined);
     if (HOP_BY_HOP.has(lower) || extra?.has(lower)) continue;
     if (lower === 'x-forwarded-for') {
       forwardedFor = forwardedFor === undefined ? raw[i + 1]! : `${forwardedFor}, ${raw[i + 1]!}`;
@@ -48,16 +55,45 @@ export function upstreamRequestHeaders(req: IncomingMessage, client: string, sch
   return out;
 }
 
-/** The upstream response's headers for the client as a flat name/value list (the form writeHead takes as
- * is), hop-by-hop headers left out. Built anew rather than deleted from: the object stays fast to read. */
-export function clientResponseHeaders(headers: IncomingHttpHeaders): (string | string[])[] {
-  const connection = headers.connection;
-  const extra = connection === undefined || connection === 'keep-alive' || connection === 'close' ? undefined : connectionTokens(connection);
-  const out: (string | string[])[] = [];
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || extra?.has(name)) continue;
-    out.push(name, value);
-  }
+/** `list` (a flat name/value list) with the headers of `set` in place of any of the same names. */
+export function replaceHeaders(list: string[], set: readonly (readonly [string, string])[]): string[] {
+  if (set.length === 0) return list;
+  const names = new Set(set.map(([name]) => name.toLowerCase()));
+  const out = list.filter((_, i) => !names.has(list[i - (i % 2)]!.toLowerCase()));
+  for (const [name, value] of set) out.push(name, value);
   return out;
+}
+
+/** The upstream response's headers (a flat name/value list) for the client, in the same form (the one
+ * writeHead takes as is) and with the names as the upstream wrote them, hop-by-hop headers left out. */
+export function clientResponseHeaders(headers: readonly string[]): string[] {
+  const out: string[] = [];
+  let extra: Set<string> | undefined;
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!;
+    const lower = watched(name, false);
+    if (lower === 'connection') {
+      const tokens = connectionTokens(headers[i + 1]);
+      if (tokens !== undefined) extra = new Set([...(extra ?? []), ...tokens]);
+    }
+    if (HOP_BY_HOP.has(lower)) continue;
+    out.push(name, headers[i + 1]!);
+  }
+  if (extra === undefined) return out;
+  return out.filter((_, i) => !extra.has(out[i - (i % 2)]!.toLowerCase()));
+}
+
+/** A flat name/value list as an object of lower-case names; repeated names are joined as node:http does
+ * (set-cookie as a list, others with ", "). */
+export function headerObject(list: readonly string[]): IncomingHttpHeaders {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i < list.length; i += 2) {
+    const name = list[i]!.toLowerCase();
+    const value = list[i + 1]!;
+    const before = headers[name];
+    if (before === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
+    else if (Array.isArray(before)) before.push(value);
+    else headers[name] = `${before}, ${value}`;
+  }
+  return headers;
 }

@@ -1,17 +1,16 @@
 // One proxied request: pick a target, stream the request to it through its origin's pool and the answer
-// back (undici's dispatch handler, with back-pressure both ways), retry on another target after a failed
+// back (the pool's exchange handler, with back-pressure both ways), retry on another target after a failed
 // connection or a 502/503/504 while attempts remain, and fill the cache. Bodies are streamed, never held,
 // except what the cache keeps (bounded by MAX_ENTRY_BYTES).
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
+import type { UpstreamController as Controller, UpstreamHandler } from '../../shared/upstream-client/pooled-connection.ts';
+import type { UpstreamError } from '../../shared/upstream-client/upstream-error.ts';
 import type { RouteTarget } from './balancers.ts';
-import { clientResponseHeaders } from './forward-headers.ts';
+import { clientResponseHeaders, headerObject } from './forward-headers.ts';
 import { sendPlain } from './plain-responses.ts';
 import { MAX_ENTRY_BYTES, type ResponseCache, varyNames, varyValues } from './response-cache.ts';
 import type { RouteState } from './site-table.ts';
 import type { Selection, Upstream } from './upstream.ts';
-
-type Controller = Dispatcher.DispatchController;
 
 /** Gateway-wide request counters (status object). */
 export interface Traffic {
@@ -43,23 +42,17 @@ function cacheable(method: string, status: number, headers: IncomingHttpHeaders)
   return control === undefined || !/\b(no-store|private)\b/i.test(control);
 }
 
-function headerObject(list: (string | string[])[]): IncomingHttpHeaders {
-  const headers: IncomingHttpHeaders = {};
-  for (let i = 0; i < list.length; i += 2) (headers as Record<string, string | string[]>)[list[i] as string] = list[i + 1]!;
-  return headers;
-}
-
 /** What the client gets when no answer came: 504 when the upstream took too long to answer, else 502. */
 function failureStatus(error: Error): number {
-  return (error as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' ? 504 : 502;
+  return (error as UpstreamError).code === 'headers-timeout' ? 504 : 502;
 }
 
 /**
- * One client request through the gateway. It is its own undici dispatch handler: attempts follow one another
+ * One client request through the gateway. It is its own upstream exchange handler: attempts follow one another
  * (a retry starts only after the previous attempt's last callback), so one object with the current attempt's
  * fields serves them all and a request allocates no handler or closures of its own.
  */
-export class ProxyExchange implements Dispatcher.DispatchHandler {
+export class ProxyExchange implements UpstreamHandler {
   readonly #o: ExchangeOptions;
   #attempts = 0;
   #tried: Upstream[] | undefined;
@@ -141,7 +134,7 @@ export class ProxyExchange implements Dispatcher.DispatchHandler {
       upstream.pool.dispatch(
         {
           path: upstream.basePath + o.path,
-          method: (o.req.method ?? 'GET') as Dispatcher.HttpMethod,
+          method: o.req.method ?? 'GET',
           headers: o.headers,
           body: o.hasBody ? o.req : null,
         },
@@ -164,7 +157,7 @@ export class ProxyExchange implements Dispatcher.DispatchHandler {
     if (this.#clientGone) controller.abort(new Error('client closed the connection'));
   }
 
-  onResponseStart(_controller: Controller, status: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(_controller: Controller, status: number, rawHeaders: string[]): void {
     if (status < 200) return;
     const o = this.#o;
     const upstream = this.#selection.upstream;
@@ -178,9 +171,10 @@ export class ProxyExchange implements Dispatcher.DispatchHandler {
     }
     const res = o.res;
     if (res.headersSent || this.#clientGone) return;
-    const list = clientResponseHeaders(headers);
+    const list = clientResponseHeaders(rawHeaders);
     if (o.cache !== undefined) {
       const method = o.req.method ?? 'GET';
+      const headers = headerObject(rawHeaders);
       if (o.req.headers.authorization === undefined && cacheable(method, status, headers) && varyNames(headers) !== undefined) {
         this.#chunks = [];
         this.#stored = { status, headers: headerObject(list) };

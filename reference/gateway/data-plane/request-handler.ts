@@ -1,17 +1,19 @@
 // The public listener's request pipeline, in order: GET /__health__; runtime denies and the site's
-// ipFilter.deny (403); site by Host (404 without one); the metrics path; rate-limit buckets (429); route by
+// ipFilter.deny (403); site by Host (404 without one); the metrics path; the site's authentication
+// (site-auth.ts: 401, 403, a forward-auth answer, 502); rate-limit buckets (429); route by
 // longest prefix (404 without one); the response cache; the proxy exchange. A worker of a gateway of several
 // processes hands two steps to its hooks: the metrics body and the rate-limit decision are the whole
 // gateway's (runtime/cluster-*.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { upstreamRequestHeaders } from './forward-headers.ts';
+import { replaceHeaders, upstreamRequestHeaders } from './forward-headers.ts';
 import { type DenyList, matchesAny, parseClient } from './ip-filter.ts';
 import { renderMetrics, sendMetrics } from './metrics.ts';
 import { sendHealth, sendPlain } from './plain-responses.ts';
 import { ProxyExchange, type Traffic } from './proxy-exchange.ts';
 import { type CachedResponse, type ResponseCache, requestKey } from './response-cache.ts';
 import { findLongest, pathOf, withoutPrefix } from './route-match.ts';
-import { type SiteState, type SiteTable, selectSite } from './site-table.ts';
+import type { Refusal, Verdict } from './site-auth.ts';
+import { type RedisLimits, type SiteState, type SiteTable, selectSite } from './site-table.ts';
 import type { Upstream } from './upstream.ts';
 
 /** Steps a gateway of several processes takes for the whole gateway instead of this process's own. */
@@ -77,6 +79,25 @@ function rateLimited(site: SiteState, path: string, client: string, now: number)
   return 0;
 }
 
+/** The site's rate limits, wherever they are kept: 0 = allowed, else Retry-After seconds; a promise while
+ * one is asked (Redis, or the primary of several workers). */
+function limitWait(site: SiteState, hooks: PipelineHooks | undefined, path: string, client: string): number | Promise<number> {
+  if (site.redisLimits !== undefined) return redisLimited(site.redisLimits, path, client);
+  if (hooks !== undefined) return hooks.rateLimit(site, path, client);
+  if (site.siteBucket !== undefined || site.routeBuckets.length > 0) return rateLimited(site, path, client, Date.now());
+  return 0;
+}
+
+/** The Redis-kept buckets (site, then the longest matching route): 0 = allowed, else Retry-After seconds. */
+async function redisLimited(limits: RedisLimits, path: string, client: string): Promise<number> {
+  if (limits.site !== undefined) {
+    const wait = await limits.store.take(limits.site.key + client, limits.site.rule);
+    if (wait > 0) return wait;
+  }
+  const route = limits.routes.length === 0 ? undefined : findLongest(limits.routes, path);
+  return route === undefined ? 0 : limits.store.take(route.key + client, route.rule);
+}
+
 function sendCached(res: ServerResponse, entry: CachedResponse, now: number): void {
   res.writeHead(entry.status, {
     ...entry.headers,
@@ -84,6 +105,15 @@ function sendCached(res: ServerResponse, entry: CachedResponse, now: number): vo
     'x-cache': 'HIT',
   } as Record<string, string | string[]>);
   res.end(res.req.method === 'HEAD' ? undefined : entry.body);
+}
+
+function sendRefusal(res: ServerResponse, refusal: Refusal): void {
+  if (refusal.body === undefined) {
+    sendPlain(res, refusal.status, refusal.headers);
+    return;
+  }
+  res.writeHead(refusal.status, { ...refusal.headers, 'content-type': refusal.type, 'content-length': refusal.body.length });
+  res.end(res.req.method === 'HEAD' ? undefined : refusal.body);
 }
 
 function sendRateLimited(res: ServerResponse, wait: number): void {
@@ -135,31 +165,35 @@ export function createRequestHandler(
       return;
     }
     const client = clientKey(address);
-    if (hooks !== undefined) {
-      const wait = hooks.rateLimit(site, path, client);
+    /** Rate limits (`known`: their answer, once asked), then the route (`set`: headers authentication adds
+     * to the upstream request). */
+    const limitThenRoute = (set: Verdict['set'], known?: number): void => {
+      const wait = known ?? limitWait(site, hooks, path, client);
       if (typeof wait !== 'number') {
         wait.then(
-          (seconds) => {
-            if (res.destroyed) return;
-            if (seconds > 0) sendRateLimited(res, seconds);
-            else exchange = routed(plane, req, res, site, url, path, client, scheme);
-          },
+          (seconds) => !res.destroyed && limitThenRoute(set, seconds),
           () => !res.destroyed && sendPlain(res, 503),
         );
-        return;
-      }
-      if (wait > 0) {
-        sendRateLimited(res, wait);
-        return;
-      }
-    } else if (site.siteBucket !== undefined || site.routeBuckets.length > 0) {
-      const wait = rateLimited(site, path, client, Date.now());
-      if (wait > 0) {
-        sendRateLimited(res, wait);
-        return;
-      }
+      } else if (wait > 0) sendRateLimited(res, wait);
+      else exchange = routed(plane, req, res, site, url, path, client, scheme, set);
+    };
+    const auth = site.auth;
+    if (auth === undefined) {
+      limitThenRoute(undefined);
+      return;
     }
-    exchange = routed(plane, req, res, site, url, path, client, scheme);
+    const verdict = auth.check(req, scheme, client);
+    if (verdict instanceof Promise) {
+      verdict.then(
+        (v) => {
+          if (res.destroyed) return;
+          if (v.refusal !== undefined) sendRefusal(res, v.refusal);
+          else limitThenRoute(v.set);
+        },
+        () => !res.destroyed && sendPlain(res, 502),
+      );
+    } else if (verdict.refusal !== undefined) sendRefusal(res, verdict.refusal);
+    else limitThenRoute(verdict.set);
   };
 }
 
@@ -173,6 +207,7 @@ function routed(
   path: string,
   client: string,
   scheme: 'http' | 'https',
+  set: Verdict['set'],
 ): ProxyExchange | undefined {
   const method = req.method;
   const route = findLongest(site.routesLongestFirst, path);
@@ -201,7 +236,7 @@ function routed(
     path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
     retries: body ? 0 : site.config.retries,
     hasBody: body,
-    headers: upstreamRequestHeaders(req, client, scheme),
+    headers: replaceHeaders(upstreamRequestHeaders(req, client, scheme), set ?? []),
     traffic: plane.traffic,
     cache,
   });

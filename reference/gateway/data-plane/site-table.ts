@@ -1,12 +1,14 @@
 // What one loaded config compiles to, built once per config (start, reload): per port the sites by host,
 // per site its routes (longest prefix first), balancers, rate-limit buckets, cache and deny blocks. A
 // request keeps the table it started with, so a reload never changes a request under way.
-import type { GatewayConfig, SiteConfig, Strategy } from '../config/gateway-config.ts';
+import type { GatewayConfig, RateLimitRule, RedisConfig, SiteConfig, Strategy } from '../config/gateway-config.ts';
 import { type Balancer, createBalancer, type RouteTarget } from './balancers.ts';
 import { type Block, parseBlock } from './ip-filter.ts';
 import { RateBucket } from './rate-limiter.ts';
+import { type RedisStore, redisStore } from './redis-store.ts';
 import { ResponseCache } from './response-cache.ts';
 import { longestFirst } from './route-match.ts';
+import { SiteAuth } from './site-auth.ts';
 import type { Upstream } from './upstream.ts';
 
 export interface RouteState {
@@ -19,6 +21,14 @@ export interface RouteState {
   balancer: Balancer;
 }
 
+/** A site's rate limits kept in Redis: each bucket's key (the client's address is appended). */
+export interface RedisLimits {
+  readonly store: RedisStore;
+  readonly site: { key: string; rule: RateLimitRule } | undefined;
+  /** Longest prefix first. */
+  readonly routes: readonly { path: string; key: string; rule: RateLimitRule }[];
+}
+
 export interface SiteState {
   readonly config: SiteConfig;
   readonly label: string;
@@ -28,6 +38,8 @@ export interface SiteState {
   readonly routeBuckets: readonly { path: string; bucket: RateBucket }[];
   readonly cache: ResponseCache | undefined;
   readonly deny: readonly Block[];
+  readonly auth: SiteAuth | undefined;
+  readonly redisLimits: RedisLimits | undefined;
 }
 
 export interface PortState {
@@ -46,12 +58,26 @@ export function setTargets(route: RouteState, targets: readonly RouteTarget[]): 
   route.balancer = createBalancer(route.strategy, targets);
 }
 
-function buildSite(site: SiteConfig, resolve: (url: string) => Upstream): SiteState {
+/** The Redis key of a bucket: the site's host (not its port, so instances on other ports share it), the
+ * bucket (route prefix or `*`) and its rule (a changed rule starts afresh). */
+const redisKey = (site: SiteConfig, bucket: string, rule: RateLimitRule): string => `rl:${site.host ?? '*'}:${bucket}:${rule.requests}/${rule.windowMs}:`;
+
+function redisLimitsOf(site: SiteConfig, redis: RedisConfig | undefined): RedisLimits | undefined {
+  const limit = site.rateLimit;
+  if (limit?.store !== 'redis' || redis === undefined) return undefined;
+  return {
+    store: redisStore(redis),
+    site: limit.site === undefined ? undefined : { key: redisKey(site, '*', limit.site), rule: limit.site },
+    routes: longestFirst(Object.entries(limit.routes).map(([path, rule]) => ({ path, key: redisKey(site, path, rule), rule }))),
+  };
+}
+
+function buildSite(site: SiteConfig, resolve: (url: string) => Upstream, redis: RedisConfig | undefined): SiteState {
   const routes = site.routes.map((route): RouteState => {
     const targets = route.targets.map((t) => ({ url: t.url, weight: t.weight, upstream: resolve(t.url) }));
     return { path: route.path, strategy: route.strategy, stripPrefix: route.stripPrefix, targets, balancer: createBalancer(route.strategy, targets) };
   });
-  const rateLimit = site.rateLimit;
+  const rateLimit = site.rateLimit?.store === 'memory' ? site.rateLimit : undefined;
   const routeBuckets = Object.entries(rateLimit?.routes ?? {}).map(([path, rule]) => ({
     path,
     bucket: new RateBucket(rule),
@@ -70,11 +96,13 @@ function buildSite(site: SiteConfig, resolve: (url: string) => Upstream): SiteSt
     routeBuckets: longestFirst(routeBuckets),
     cache: site.cache === undefined ? undefined : new ResponseCache(site.cache.ttlMs, site.cache.maxEntries),
     deny,
+    auth: site.auth === undefined ? undefined : new SiteAuth(site.auth),
+    redisLimits: redisLimitsOf(site, redis),
   };
 }
 
 export function buildSiteTable(config: GatewayConfig, resolve: (url: string) => Upstream): SiteTable {
-  const sites = config.sites.map((site) => buildSite(site, resolve));
+  const sites = config.sites.map((site) => buildSite(site, resolve, config.global.redis));
   const ports = new Map<number, { byHost: Map<string, SiteState>; anyHost: SiteState | undefined }>();
   for (const site of sites) {
     let port = ports.get(site.config.port);

@@ -1,6 +1,6 @@
-// One undici Pool per upstream origin, with keep-alive connections and bounded waits (connect, headers,
-// body) and header sizes: the work an upstream can cost the gateway is limited.
-import { Pool } from 'undici';
+// One keep-alive pool per upstream origin, with bounded waits (connect, headers, body) and header sizes:
+// the work an upstream can cost the gateway is limited.
+import { UpstreamPool } from '../../shared/upstream-client/upstream-pool.ts';
 
 export const POOL_LIMITS = {
   /** Connections per origin at most. */
@@ -15,19 +15,12 @@ export const POOL_LIMITS = {
 } as const;
 
 export class UpstreamPools {
-  readonly #pools = new Map<string, Pool>();
+  readonly #pools = new Map<string, UpstreamPool>();
 
-  get(origin: string): Pool {
+  get(origin: string): UpstreamPool {
     let pool = this.#pools.get(origin);
     if (pool === undefined) {
-      pool = new Pool(origin, {
-        connections: POOL_LIMITS.connections,
-        keepAliveTimeout: POOL_LIMITS.keepAliveTimeoutMs,
-        headersTimeout: POOL_LIMITS.headersTimeoutMs,
-        bodyTimeout: POOL_LIMITS.bodyTimeoutMs,
-        maxHeaderSize: POOL_LIMITS.maxHeaderSize,
-        connect: { timeout: POOL_LIMITS.connectTimeoutMs },
-      });
+      pool = new UpstreamPool(origin, POOL_LIMITS);
       this.#pools.set(origin, pool);
     }
     return pool;

@@ -1,7 +1,7 @@
 // The state of one upstream URL: probe results (active health checks), outlier detection (passive, from
 // traffic), traffic counters and the reported state (catalog gateway/upstream-state/*). One object per
 // distinct normalised URL, shared by every route that lists it.
-import type { Dispatcher } from 'undici';
+import type { UpstreamPool } from '../../shared/upstream-client/upstream-pool.ts';
 import type { HealthCheckConfig, OutlierDetectionConfig } from '../config/gateway-config.ts';
 import type { UpstreamEntry, UpstreamState } from '../runtime/gateway-runtime.ts';
 
@@ -26,7 +26,7 @@ export class Upstream {
   /** Path of the target URL without its trailing `/` ('' for the root), put before the request path. */
   readonly basePath: string;
   /** Assigned by the registry: the keep-alive pool of the URL's origin. */
-  pool!: Dispatcher;
+  pool!: UpstreamPool;
   /** From the first site (config order) routing to this URL that configures them. */
   healthCheck: HealthCheckConfig | undefined;
   outlier: OutlierDetectionConfig | undefined;

@@ -10,7 +10,8 @@ import { config, route, site } from './test-support.ts';
 
 const resolve = (url: string) => new Upstream(url);
 
-function gatewayOf(workers: number, rateLimit: NonNullable<Parameters<typeof site>[0]>['rateLimit']) {
+function gatewayOf(workers: number, limits: Omit<NonNullable<NonNullable<Parameters<typeof site>[0]>['rateLimit']>, 'store'>) {
+  const rateLimit = { ...limits, store: 'memory' as const };
   const cfg = config([site({ port: 8080, routes: [route('/api', ['http://127.0.0.1:9'])], rateLimit })]);
   const table = buildSiteTable(cfg, resolve);
   const book = new LeaseBook();

@@ -9,6 +9,7 @@ import { DenyList, parseBlock } from '../data-plane/ip-filter.ts';
 import type { Traffic } from '../data-plane/proxy-exchange.ts';
 import { createRequestHandler, type DataPlane, type PipelineHooks } from '../data-plane/request-handler.ts';
 import { purgeKey } from '../data-plane/response-cache.ts';
+import { closeRedisStores, redisStores } from '../data-plane/redis-store.ts';
 import { buildSiteTable, type SiteTable } from '../data-plane/site-table.ts';
 import type { Upstream } from '../data-plane/upstream.ts';
 import { writePair } from './certs-reload.ts';
@@ -64,6 +65,8 @@ export type Gateway = LocalGatewayRuntime & {
 
 /** How often idle rate-limit windows are forgotten. */
 const RATE_LIMIT_SWEEP_MS = 10_000;
+/** How long start-up waits for each Redis of the config to connect. */
+const REDIS_CONNECT_WAIT_MS = 2_000;
 
 export class RunningGateway implements Gateway, DataPlane {
   table: SiteTable;
@@ -107,6 +110,10 @@ export class RunningGateway implements Gateway, DataPlane {
     const part = this.#part;
     // The primary of several workers says what the config leaves unbuilt; its workers do not repeat it.
     if (part?.role !== 'worker') for (const warning of notCompiledInWarnings(config)) this.#log(`warning: ${warning}`);
+    // Rate limits kept in Redis hold from the first request: the connections are made first (briefly).
+    for (const store of redisStores()) {
+      if (!(await store.ready(REDIS_CONNECT_WAIT_MS))) this.#log(`warning: redis ${store.url}: not connected yet; requests pass unchecked until it is`);
+    }
     try {
       if (part?.role !== 'control') {
         const readTlsFile = part?.role === 'worker' ? part.readTlsFile : undefined;
@@ -251,6 +258,7 @@ export class RunningGateway implements Gateway, DataPlane {
     for (const { server } of this.#listeners) server.closeAllConnections();
     await Promise.all(closed);
     await this.#registry.close();
+    await closeRedisStores();
   }
 
   #block(cidr: string) {
@@ -263,6 +271,10 @@ export class RunningGateway implements Gateway, DataPlane {
 
   #sweepRateLimits(): void {
     const now = Date.now();
+    for (const store of redisStores()) {
+      const { count, error } = store.takeFailures();
+      if (count > 0) this.#log(`warning: redis ${store.url}: ${count} request(s) let through without their rate-limit check: ${error}`);
+    }
     for (const site of this.table.sites) {
       site.siteBucket?.sweep(now);
       for (const { bucket } of site.routeBuckets) bucket.sweep(now);

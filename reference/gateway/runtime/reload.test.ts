@@ -17,7 +17,7 @@ function fileOf(initial: GatewayConfig) {
   return { file, loadConfig };
 }
 
-const limits = { site: { requests: 100, windowMs: 60_000 }, routes: {} };
+const limits = { site: { requests: 100, windowMs: 60_000 }, routes: {}, store: 'memory' as const };
 
 test('reload resets runtime target changes and rate-limit counters, keeps runtime denies and the stats of URLs still configured', async (t) => {
   const a = await startUpstream('a');

@@ -40,7 +40,7 @@ test('shutdown stops accepting, lets requests under way finish, then resolves', 
 test('shutdown waits no longer than shutdownTimeoutSecs, then cuts what is left', async (t) => {
   const hang = await startUpstream('hang', () => {});
   const { gateway, port } = await startGateway(
-    config([site({ routes: [route('/', [hang.url])] })], { global: { admin: undefined, shutdownTimeoutSecs: 1 } }),
+    config([site({ routes: [route('/', [hang.url])] })], { global: { admin: undefined, shutdownTimeoutSecs: 1, redis: undefined } }),
   );
   try {
     const pending = ask(port, '/').then(

@@ -83,6 +83,7 @@ export function site(extra: Partial<SiteConfig> = {}): SiteConfig {
     rateLimit: undefined,
     ipDeny: [],
     cache: undefined,
+    auth: undefined,
     metricsPath: undefined,
     notCompiledIn: [],
     ...extra,
@@ -93,7 +94,7 @@ export function config(sites: SiteConfig[], extra: Partial<GatewayConfig> = {}):
   return {
     path: '/nonexistent/gateway.yaml',
     format: 'yaml',
-    global: { admin: undefined, shutdownTimeoutSecs: 5 },
+    global: { admin: undefined, shutdownTimeoutSecs: 5, redis: undefined },
     workers: 1,
     backlog: undefined,
     hotReload: false,

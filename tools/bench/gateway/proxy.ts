@@ -1,6 +1,6 @@
 // `gateway-proxy`: proxied GET through the reference gateway (health checks, metrics and rate limiting on,
 // one route over two upstreams) against nginx (one worker, keep-alive upstream pool), the bare http-proxy
-// forwarder and the floor of the gateway's stack (node:http + undici, nothing between), in the same run:
+// forwarder and node:http over undici with nothing between, in the same run:
 // rounds interleave them (the order rotates each round), each
 // gets a fresh process and a 1 s warm-up, then wrk measures; medians are compared as ratios, p99 beside
 // each. `gateway-workers`: `workers: 2` against `workers: 1`, when the gateway started with `workers: 2` runs

@@ -1,8 +1,8 @@
 // The processes of the gateway benchmark, each on a loopback port and pinned (when taskset exists): the
 // two upstreams and the proxies on core 0. The proxies are the reference gateway (its bundle, with the
 // config a user would write), nginx (one worker, keep-alive pool over the same two upstreams) and the
-// bare http-proxy forwarder (../bare-proxy.mjs), and the floor of the gateway's own stack, node:http over
-// undici pools with nothing between (../undici-floor.mjs); all four take the two upstreams in turn. Every
+// bare http-proxy forwarder (../bare-proxy.mjs), and node:http over undici pools with nothing between
+// (../undici-proxy.mjs); all four take the two upstreams in turn. Every
 // process is started and stopped by its own PID.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -70,7 +70,7 @@ export const PROXIES: ProxySpec[] = [
   gatewayPeer('gateway', 1),
   ...(NGINX === undefined ? [] : [{ name: 'nginx', command: (dir: string, port: number, up: number[]) => [NGINX!, '-c', nginxConf(dir, port, up)] }]),
   { name: 'http-proxy (bare)', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/bare-proxy.mjs'), String(port), ...up.map(String)] },
-  { name: 'undici (floor)', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/undici-floor.mjs'), String(port), ...up.map(String)] },
+  { name: 'node:http + undici', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/undici-proxy.mjs'), String(port), ...up.map(String)] },
 ];
 
 export const upstreamCommand = (port: number): string[] => [NODE, join(PROJECT_ROOT, 'tools/bench/upstream.mjs'), String(port)];

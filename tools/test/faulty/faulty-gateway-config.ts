@@ -61,12 +61,22 @@ function siteFaults(site: SiteConfig, ctx: SiteContext): SiteConfig {
   if (on('no-background-without-admin') && ctx.noAdmin) s.healthCheck = undefined;
   if (on('metrics-path-ignored') && s.metricsPath !== undefined) s.metricsPath = '/metrics';
   if (on('ip-filter-ignored-at-start') && ctx.start) s.ipDeny = [];
+  if (on('redis-store-ignored') && s.rateLimit?.store === 'redis') s.rateLimit = { ...s.rateLimit, store: 'memory' };
+  if (s.auth !== undefined) {
+    const { jwt, forward } = s.auth;
+    s.auth = {
+      ...s.auth,
+      jwt: jwt && { ...jwt, ...(on('jwt-expiry-ignored') ? { clockToleranceSecs: 10 * 365 * 86400 } : {}), ...(on('jwt-jwks-ignored') ? { jwks: undefined } : {}) },
+      forward: on('forward-auth-ignored') ? undefined : forward,
+    };
+  }
   if (ctx.before !== undefined) {
     if (on('ip-filter-reload-ignored')) s.ipDeny = ctx.before.ipDeny;
     if (on('reload-keeps-hot-sections')) {
       s.rateLimit = ctx.before.rateLimit;
       s.cache = ctx.before.cache;
       s.outlierDetection = ctx.before.outlierDetection;
+      s.auth = ctx.before.auth;
     }
   }
   return s;

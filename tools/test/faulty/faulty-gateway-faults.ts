@@ -15,7 +15,7 @@ export const GATEWAY_FAULTS = {
   'token-env-literal': '$NAME token not substituted',
   /** A config carrying global.shutdownTimeoutSecs loses its routes. */
   'shutdown-timeout-drops-routes': 'global.shutdownTimeoutSecs breaks the sites',
-  /** A reload keeps the running rateLimit, cache and outlierDetection sections (routes still change). */
+  /** A reload keeps the running rateLimit, cache, outlierDetection and authentication sections (routes still change). */
   'reload-keeps-hot-sections': 'reload applies routes only',
   /** A reload accepts a changed workers or backlog (reported as reloaded). */
   'cold-workers-backlog-ignored': 'workers and backlog changes reloaded',
@@ -227,7 +227,7 @@ export const GATEWAY_FAULTS = {
   'rejected-counted-as-passed': 'rejected counted as passed',
   /** The site bucket names the last client address. */
   'site-bucket-shows-last-client': 'client address in the counters',
-  /** A per-consumer bucket is listed beside the site's and routes'. */
+  /** A per-consumer bucket is listed beside the site's and routes' (and each configured consumer's limit). */
   'consumer-bucket-listed': 'consumer bucket listed',
   /** Counters stop at 7. */
   'counters-capped-7': 'counters capped at 7',
@@ -265,6 +265,20 @@ export const GATEWAY_FAULTS = {
   // ------------------------------------------------------------ the data plane
   /** GET /__health__ answers status "up". */
   'health-status-up': 'health status up',
+  /** Basic auth takes any password of a configured user name. */
+  'basic-auth-any-password': 'basic auth checks user names only',
+  /** An API key that begins with a configured key passes. */
+  'api-key-prefix': 'API keys compared by prefix',
+  /** JWT expiry is not checked (ten years of clock tolerance). */
+  'jwt-expiry-ignored': 'expired JWTs accepted',
+  /** The JWKS file's keys are not used. */
+  'jwt-jwks-ignored': 'JWKS file ignored',
+  /** An API key no consumer has is taken as the first consumer's. */
+  'consumer-unknown-admitted': 'unknown keys taken as a consumer',
+  /** Rate limits with store: redis are kept in memory (and listed by GET /rate-limits). */
+  'redis-store-ignored': 'Redis rate limits kept in memory',
+  /** forwardAuth is dropped: the auth service is never asked. */
+  'forward-auth-ignored': 'forward auth ignored',
   // ------------------------------------------------------------ the CLI
   /** `reload` calls GET /status. */
   'cli-reload-gets-status': 'reload calls GET /status',

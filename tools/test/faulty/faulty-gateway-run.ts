@@ -22,14 +22,41 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const ADMIN_LATE_MS = 500;
 
 /** The data plane's layer: what it records for the runtime's faults, and its own faults. */
-function publicLayer(traffic: RuntimeContext['traffic']): Layer {
+function publicLayer(traffic: RuntimeContext['traffic'], config: () => GatewayConfig): Layer {
   return (req: IncomingMessage, res, next) => {
     const address = req.socket.remoteAddress;
     traffic.lastClient = address?.startsWith('::ffff:') ? address.slice(7) : address;
     if (req.method === 'GET' && req.url !== undefined) traffic.urls.add(req.url);
     if (on('health-status-up') && req.url === '/__health__') return sendJson(res, 200, { status: 'up' });
+    if (on('basic-auth-any-password') || on('api-key-prefix') || on('consumer-unknown-admitted')) credentialFaults(req, config());
     next();
   };
+}
+
+/** Puts the configured secret in place of one the faults let pass (the auth sections of the sites on the
+ * port the request came to). */
+function credentialFaults(req: IncomingMessage, config: GatewayConfig): void {
+  for (const site of config.sites.filter((s) => s.port === req.socket.localPort)) {
+    const basic = /^basic +(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (on('basic-auth-any-password') && basic !== undefined && site.auth?.basic !== undefined) {
+      const name = Buffer.from(basic, 'base64').toString('utf8').split(':')[0];
+      const user = site.auth.basic.users.find((u) => u.username === name);
+      if (user !== undefined) req.headers.authorization = `Basic ${Buffer.from(`${name}:${user.password}`).toString('base64')}`;
+    }
+    const consumers = site.auth?.consumers;
+    const header = site.auth?.apiKey?.header ?? 'x-api-key';
+    const sent = req.headers[header];
+    if (on('consumer-unknown-admitted') && consumers !== undefined && typeof sent === 'string' && sent !== '') {
+      const keys = consumers.flatMap((c) => c.apiKeys);
+      if (!keys.includes(sent) && keys[0] !== undefined) req.headers[header] = keys[0];
+    }
+    const apiKey = site.auth?.apiKey;
+    const given = apiKey === undefined ? undefined : req.headers[apiKey.header];
+    if (on('api-key-prefix') && typeof given === 'string') {
+      const key = apiKey!.keys.find((k) => given.startsWith(k));
+      if (key !== undefined) req.headers[apiKey!.header] = key;
+    }
+  }
 }
 
 /** Serves until shut down (undefined), or the exit code when it cannot start. */
@@ -58,7 +85,7 @@ export async function runFaultyGateway(args: string[]): Promise<number | undefin
     return 1;
   }
   const traffic: RuntimeContext['traffic'] = { lastClient: undefined, urls: new Set() };
-  for (const server of servers) putInFront(server, publicLayer(traffic));
+  for (const server of servers) putInFront(server, publicLayer(traffic, () => running));
   const runtime = new FaultyRuntime(gateway, {
     config: () => running,
     reloaded: () => {

@@ -249,6 +249,14 @@ export class FaultyRuntime implements GatewayRuntime {
       if (on('site-bucket-shows-last-client') && buckets['*']) (buckets['*'] as Json).last_client = this.#ctx.traffic.lastClient;
       if (on('consumer-bucket-listed')) buckets['consumer:anonymous'] = { passed: 0, rejected: 0 };
     }
+    if (on('consumer-bucket-listed')) {
+      for (const site of this.#ctx.config().sites) {
+        for (const consumer of site.auth?.consumers ?? []) {
+          if (consumer.rateLimit === undefined) continue;
+          counters[site.label] = { ...counters[site.label], [`consumer:${consumer.name}`]: { passed: 0, rejected: 0 } };
+        }
+      }
+    }
     if (on('rate-limits-keyed-by-port')) {
       return Object.fromEntries(Object.entries(counters).map(([label, buckets]) => [label.slice(label.lastIndexOf(':') + 1), buckets]));
     }

@@ -11,6 +11,11 @@
 //   retries        ->  retryPolicy {extraAttempts}
 //   rateLimit:         limit, per (the site bucket)
 //   cache:             ttl, capacity
+//   basicAuth:         realm, users ["name:password", ...]
+//   apiKey:            headerName, queryParam, values
+//   jwtAuth:           hmacSecret, rsaPublicKey, jwks, issuer, audience, leewaySecs
+//   forwardAuth:       address, timeout, authResponseHeaders
+//   consumers[]:       username, keys, login ("name:password"), limit {limit, per}
 //
 // Durations are strings with a unit ("200ms", "60s"), not milliseconds. Keys the adapter does not know are
 // passed on as they are (the variant judges them).
@@ -34,7 +39,7 @@ function renamed(object, names) {
 }
 
 function site(s) {
-  const { rateLimit, routes, retries, healthCheck, outlierDetection, cache, ...rest } = s;
+  const { rateLimit, routes, retries, healthCheck, outlierDetection, cache, basicAuth, apiKey, jwtAuth, forwardAuth, consumers, ...rest } = s;
   const routeLimits = { ...(rateLimit?.routes ?? {}) };
   const out = { ...rest };
   if (routes !== undefined) {
@@ -75,6 +80,26 @@ function site(s) {
     if (Object.keys(rule).length > 0) out.rateLimit = rule;
   }
   if (cache !== undefined) out.cache = renamed(cache, { ttlMs: ['ttl', duration], maxEntries: ['capacity'] });
+  if (basicAuth !== undefined) {
+    out.basicAuth = Array.isArray(basicAuth?.users) ? { ...basicAuth, users: basicAuth.users.map((u) => `${u.username}:${u.password}`) } : basicAuth;
+  }
+  if (apiKey !== undefined) out.apiKey = renamed(apiKey, { header: ['headerName'], query: ['queryParam'], keys: ['values'] });
+  if (jwtAuth !== undefined) {
+    out.jwtAuth = renamed(jwtAuth, { secret: ['hmacSecret'], publicKey: ['rsaPublicKey'], jwksFile: ['jwks'], clockToleranceSecs: ['leewaySecs'] });
+  }
+  if (consumers !== undefined) {
+    out.consumers = Array.isArray(consumers)
+      ? consumers.map((c) =>
+          renamed(c, {
+            name: ['username'],
+            apiKeys: ['keys'],
+            basicAuth: ['login', (b) => `${b.username}:${b.password}`],
+            rateLimit: ['limit', (r) => renamed(r, { requests: ['limit'], windowMs: ['per', duration] })],
+          }),
+        )
+      : consumers;
+  }
+  if (forwardAuth !== undefined) out.forwardAuth = renamed(forwardAuth, { url: ['address'], timeoutMs: ['timeout', duration], copyHeaders: ['authResponseHeaders'] });
   return out;
 }
 

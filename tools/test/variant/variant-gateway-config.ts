@@ -33,13 +33,31 @@ const NAMES: Record<string, Record<string, [string, boolean]>> = {
   healthCheck: { uri: ['path', false], every: ['intervalMs', true], timeout: ['timeoutMs', true], rise: ['healthyThreshold', false], fall: ['unhealthyThreshold', false] },
   outlierDetection: { errors5xx: ['consecutive5xx', false], ejectFor: ['baseEjectionMs', true], ejectAtMost: ['maxEjectionMs', true] },
   retryPolicy: { extraAttempts: ['attempts', false] },
-  rateLimit: { limit: ['requests', false], per: ['windowMs', true] },
+  rateLimit: { limit: ['requests', false], per: ['windowMs', true], store: ['store', false] },
   cache: { ttl: ['ttlMs', true], capacity: ['maxEntries', false] },
+  apiKey: { headerName: ['header', false], queryParam: ['query', false], values: ['keys', false] },
+  jwtAuth: {
+    hmacSecret: ['secret', false],
+    rsaPublicKey: ['publicKey', false],
+    jwks: ['jwksFile', false],
+    issuer: ['issuer', false],
+    audience: ['audience', false],
+    leewaySecs: ['clockToleranceSecs', false],
+  },
+  forwardAuth: { address: ['url', false], timeout: ['timeoutMs', true], authResponseHeaders: ['copyHeaders', false] },
 };
+const CONSUMER_NAMES: Record<string, [string, boolean]> = { username: ['name', false], keys: ['apiKeys', false] };
 /** Site keys of the reference the variant names otherwise (so they are unknown to it). */
 const RENAMED_SITE_KEYS = new Set(['retries']);
 const REFERENCE_SITE_KEYS = new Set(Object.keys((SCHEMA as { $defs: { site: { properties: Obj } } }).$defs.site.properties));
 const REFERENCE_TOP_KEYS = new Set(Object.keys((SCHEMA as { properties: Obj }).properties));
+
+/** A "name:password" line as {username, password}. */
+function login(line: unknown, at: KeySegment[]): { username: string; password: string } {
+  const colon = typeof line === 'string' ? line.indexOf(':') : -1;
+  if (colon < 1) throw new ConfigError(formatKeyPath(at), `must be "name:password" (got ${JSON.stringify(line)})`);
+  return { username: (line as string).slice(0, colon), password: (line as string).slice(colon + 1) };
+}
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -112,6 +130,23 @@ class Translator {
     return out;
   }
 
+  /** basicAuth: {realm, users: ["name:password", ...]} (htpasswd-like lines, the password in clear). */
+  basicAuth(value: Obj, at: KeySegment[]): Obj {
+    const { users, ...rest } = value;
+    if (!Array.isArray(users)) return value;
+    return { ...rest, users: users.map((line, k) => login(line, [...at, 'users', k])) };
+  }
+
+  /** consumers[]: {username, keys, login "name:password", limit {limit, per}}. */
+  consumer(value: unknown, at: KeySegment[]): unknown {
+    if (!isObj(value)) return value;
+    const { login: credentials, limit, ...rest } = value;
+    const out = this.section(rest, CONSUMER_NAMES, at) as Obj;
+    if (credentials !== undefined) out.basicAuth = login(credentials, [...at, 'login']);
+    if (limit !== undefined) out.rateLimit = this.section(limit, NAMES.rateLimit!, [...at, 'limit']);
+    return out;
+  }
+
   site(value: unknown, i: number): unknown {
     if (!isObj(value)) return value;
     const at: KeySegment[] = ['sites', i];
@@ -126,9 +161,11 @@ class Translator {
       this.prefixes[i] = value.routes.map((r) => (isObj(r) ? String(r.prefix) : ''));
       out.routes = value.routes.map((r, j) => this.route(r, [...at, 'routes', j], limits));
     }
-    for (const key of ['healthCheck', 'outlierDetection', 'cache'] as const) {
-      if (value[key] !== undefined) out[key] = this.section(value[key], NAMES[key]!, [...at, key]);
+    for (const key of ['healthCheck', 'outlierDetection', 'cache', 'apiKey', 'jwtAuth', 'forwardAuth'] as const) {
+      if (isObj(value[key])) out[key] = this.section(value[key], NAMES[key]!, [...at, key]);
     }
+    if (isObj(value.basicAuth)) out.basicAuth = this.basicAuth(value.basicAuth, [...at, 'basicAuth']);
+    if (Array.isArray(value.consumers)) out.consumers = value.consumers.map((c, k) => this.consumer(c, [...at, 'consumers', k]));
     if (value.retryPolicy !== undefined) {
       delete out.retryPolicy;
       out.retries = this.section(value.retryPolicy, NAMES.retryPolicy!, [...at, 'retryPolicy']);
@@ -167,7 +204,7 @@ class Translator {
       .replace(/(\.routes\[\d+\])\.strategy\b/, '$1.balance')
       .replace(/(\.routes\[\d+\])\.targets(\[\d+\])?(\.url)?/, (_, r: string, k = '', url = '') => `${r}.upstreams${k}${url ? '.address' : ''}`)
       .replace(/\.retries(\.attempts)?\b/, (_, a: string | undefined) => `.retryPolicy${a ? '.extraAttempts' : ''}`)
-      .replace(/\.(healthCheck|outlierDetection|rateLimit|cache)\.(\w+)$/, (all, section: string, key: string) => {
+      .replace(/\.(healthCheck|outlierDetection|rateLimit|cache|apiKey|jwtAuth|forwardAuth)\.(\w+)$/, (all, section: string, key: string) => {
         const own = Object.entries(NAMES[section] ?? {}).find(([, [ref]]) => ref === key)?.[0];
         return own === undefined ? all : `.${section}.${own}`;
       });

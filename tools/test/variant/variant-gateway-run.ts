@@ -21,6 +21,7 @@ const PUBLIC_DELAY_MS = 10;
 const CUT_AHEAD_MS = 150;
 const OPENMETRICS = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
 const FORBIDDEN = 'Forbidden\n';
+const UNAUTHORIZED = 'Unauthorized\n';
 
 interface Running {
   on: (v: GatewayVariant) => boolean;
@@ -38,6 +39,22 @@ function publicLayer(run: Running): Layer {
       res.writeHead(200, { 'content-type': 'application/health+json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : text);
       return;
+    }
+    if (on('auth-403')) {
+      const writeHead = res.writeHead.bind(res);
+      res.writeHead = ((status: number, ...rest: unknown[]) => {
+        const headers = (rest.find((r) => typeof r === 'object' && r !== null) ?? {}) as Record<string, unknown>;
+        // The gateway's own 401 (data-plane/plain-responses.ts) for an API key or a token: 403, no challenge.
+        const own = headers['content-length'] === UNAUTHORIZED.length && String(headers['content-type']).startsWith('text/plain');
+        if (status === 401 && own && !/^basic/i.test(String(headers['www-authenticate'] ?? ''))) {
+          const { 'www-authenticate': _challenge, ...others } = headers;
+          return writeHead(403, { ...others, 'content-length': FORBIDDEN.length });
+        }
+        return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest);
+      }) as typeof res.writeHead;
+      const end = res.end.bind(res);
+      res.end = ((chunk?: unknown, ...rest: unknown[]) =>
+        res.statusCode === 403 && String(chunk ?? '') === UNAUTHORIZED ? end(FORBIDDEN) : (end as (...a: unknown[]) => ServerResponse)(chunk, ...rest)) as typeof res.end;
     }
     if (on('deny-drop') || on('openmetrics')) {
       const writeHead = res.writeHead.bind(res);

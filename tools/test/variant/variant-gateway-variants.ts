@@ -74,6 +74,9 @@ export const GATEWAY_VARIANTS = {
   openmetrics: 'OpenMetrics',
   /** A denied client's connection is closed without an answer (gateway/data-plane/denied-client-403). */
   'deny-drop': 'denied connections closed',
+  /** A refused API key or JWT answered 403 without a challenge (basic auth keeps its 401): which refusal status
+   * is not given (gateway/site-auth/api-key, gateway/site-auth/jwt, gateway/site-auth/refusal-details). */
+  'auth-403': 'API-key and JWT refusals 403',
   /** Requests still running when the shutdown timeout ends are answered 503 before the process exits
    * (gateway/shutdown/timeout-expiry). */
   'timeout-503': '503 for requests cut by the shutdown timeout',

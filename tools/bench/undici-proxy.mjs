@@ -1,9 +1,9 @@
-// The benchmark's floor of the gateway's own stack: node:http in front, undici's keep-alive Pool behind,
-// and nothing between them (no routing, balancing, limits, metrics, header rules or error handling beyond a
-// 502). What the gateway costs above this line is its features; below it, Node's HTTP server and undici.
+// A peer of the gateway benchmark: node:http in front, undici's keep-alive Pool behind, and nothing between
+// them (no routing, balancing, limits, metrics, header rules or error handling beyond a 502): the stack the
+// gateway ran on before it had its own upstream client, and what that client is measured against.
 // Several upstreams are taken in turn, one pool each, as the gateway's round-robin does (two upstreams cost
 // a proxy on the shared core about 5 µs a request more than one: every peer gets the same upstreams).
-// Usage: node undici-floor.mjs <port> <upstream port>...
+// Usage: node undici-proxy.mjs <port> <upstream port>...
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
 
