@@ -177,7 +177,7 @@ check('gateway/cli/default-admin-address/127-0-0-1-2019', CLI, async (t, c) => {
 // ---------------------------------------------------------------- offline commands
 
 /** The config text of `setup` in the target's format, on fixed ports (nothing is started). */
-function configText(setup: GatewaySetup, name = CONFIG_NAME): string {
+function configText(setup: GatewaySetup, name = CONFIG_NAME): Promise<string> {
   const sites = setup.sites.map((s, i) => ({ ...s, port: s.port ?? 18_080 + i, ...(s.routes ? { routes: s.routes.map((r) => ({ ...r, targets: r.targets.map((x) => (typeof x === 'string' ? { url: x } : x)) })) } : {}) }));
   const global: Record<string, unknown> = { ...setup.global };
   if (setup.admin !== false) global.admin = { bind: '127.0.0.1:12019', ...(setup.admin?.token ? { token: setup.admin.token } : {}) };
@@ -190,22 +190,22 @@ const INVALID: GatewaySetup = { sites: VALID.sites, admin: false, global: { admi
 const OTHER_NAME = `elsewhere${extname(CONFIG_NAME) || '.yaml'}`;
 
 check('gateway/cli/validate-exit-codes/valid-0-invalid-1', CLI, async (t, c) => {
-  const valid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(VALID) } });
+  const valid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: await configText(VALID) } });
   t.is(valid.code, 0, `a valid file: ${output(valid)}`);
-  const invalid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(INVALID) } });
+  const invalid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: await configText(INVALID) } });
   t.is(invalid.code, 1, `global.admin without bind: ${output(invalid)}`);
 });
 
 check('gateway/cli/config-flag/file-named-by-c', CLI, async (t, c) => {
   // Only the named file exists: the command must read it, not a default.
-  const valid = await runCli(c, ['validate', '-c', OTHER_NAME], { files: { [OTHER_NAME]: configText(VALID, OTHER_NAME) } });
+  const valid = await runCli(c, ['validate', '-c', OTHER_NAME], { files: { [OTHER_NAME]: await configText(VALID, OTHER_NAME) } });
   t.is(valid.code, 0, `validate -c ${OTHER_NAME} (valid): ${output(valid)}`);
-  const invalid = await runCli(c, ['validate', '-c', OTHER_NAME], { files: { [OTHER_NAME]: configText(INVALID, OTHER_NAME), [CONFIG_NAME]: configText(VALID) } });
+  const invalid = await runCli(c, ['validate', '-c', OTHER_NAME], { files: { [OTHER_NAME]: await configText(INVALID, OTHER_NAME), [CONFIG_NAME]: await configText(VALID) } });
   t.is(invalid.code, 1, `validate -c ${OTHER_NAME} (invalid, beside a valid ${CONFIG_NAME}): ${output(invalid)}`);
 });
 
 check('gateway/cli/fmt/formats-with-and-without-write', CLI, async (t, c) => {
-  const text = configText(VALID);
+  const text = await configText(VALID);
   const plain = await runCli(c, ['fmt', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: text } });
   t.is(plain.code, 0, `fmt -c: ${output(plain)}`);
   const write = await runCli(c, ['fmt', '-c', CONFIG_NAME, '--write'], { files: { [CONFIG_NAME]: text } });
@@ -224,10 +224,10 @@ check('gateway/cli/init/yes-writes-output-file', CLI, async (t, c) => {
 check('gateway/cli/probe-exit-codes/reachable-0-unreachable-1', CLI, async (t, c) => {
   const [up] = await startUpstreams(c, 'up');
   const dead = await deadUpstream(c);
-  const live = configText({ sites: [{ routes: [{ path: '/', targets: [up!.url] }] }], admin: false });
+  const live = await configText({ sites: [{ routes: [{ path: '/', targets: [up!.url] }] }], admin: false });
   const ok = await runCli(c, ['probe', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: live } });
   t.is(ok.code, 0, `every upstream reachable: ${output(ok)}`);
-  const some = configText({ sites: [{ routes: [{ path: '/', targets: [up!.url, dead] }] }], admin: false });
+  const some = await configText({ sites: [{ routes: [{ path: '/', targets: [up!.url, dead] }] }], admin: false });
   const bad = await runCli(c, ['probe', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: some } });
   t.is(bad.code, 1, `one upstream unreachable: ${output(bad)}`);
 });
@@ -266,9 +266,9 @@ check('gateway/cli/status-upstream-columns/reference-header', CLI, async (t, c) 
 });
 
 check('gateway/cli/validate-output/line-or-error-field', CLI, async (t, c) => {
-  const valid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(VALID) } });
+  const valid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: await configText(VALID) } });
   t.is(valid.stdout.trim().split('\n').length, 1, output(valid));
-  const invalid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(INVALID) } });
+  const invalid = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: await configText(INVALID) } });
   t.regex(invalid.stderr, /^error: global\.admin\.bind: /m);
 });
 
@@ -296,14 +296,14 @@ check('gateway/cli/init-behaviour/default-name-asks-before-overwrite', CLI, asyn
 check('gateway/cli/probe-reachability/line-per-upstream', CLI, async (t, c) => {
   const [up] = await startUpstreams(c, 'up');
   const dead = await deadUpstream(c);
-  const run = await runCli(c, ['probe', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText({ sites: [{ routes: [{ path: '/', targets: [up!.url, dead] }] }], admin: false }) } });
+  const run = await runCli(c, ['probe', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: await configText({ sites: [{ routes: [{ path: '/', targets: [up!.url, dead] }] }], admin: false }) } });
   const lines = run.stdout.trim().split('\n');
   t.is(lines.length, 2, run.stdout);
   t.true(lines.some((l) => l.includes(up!.url.replace('http://', '')) && /\bok\b/.test(l)), run.stdout);
 });
 
 check('gateway/cli/run-server/invalid-config-exit-1', CLI, async (t, c) => {
-  const run = await runCli(c, ['run', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: configText(INVALID) } });
+  const run = await runCli(c, ['run', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: await configText(INVALID) } });
   t.is(run.code, 1, output(run));
   t.regex(run.stderr, /^error: global\.admin\.bind/m);
 });
@@ -327,7 +327,7 @@ check('gateway/cli/site-for-remove-and-weight/site-passed', CLI, async (t, c) =>
 });
 
 check('gateway/config/default-file-name/gateway-yaml', CLI, async (t, c) => {
-  const run = await runCli(c, ['validate'], { files: { 'gateway.yaml': configText(INVALID, 'gateway.yaml') } });
+  const run = await runCli(c, ['validate'], { files: { 'gateway.yaml': await configText(INVALID, 'gateway.yaml') } });
   t.is(run.code, 1, `validate without -c reads gateway.yaml (invalid here): ${output(run)}`);
 });
 
@@ -341,7 +341,7 @@ check('gateway/versioning/version-command/bare-semver', CLI, async (t, c) => {
 
 check('gateway/config/format-detection/json-extension-json-else-yaml', CLI, async (t, c) => {
   // Block-style YAML whatever the adapter writes (an adapter may write JSON for any name).
-  const yamlText = stringify(parse(configText(VALID, 'gateway.yaml')));
+  const yamlText = stringify(parse(await configText(VALID, 'gateway.yaml')));
   const asJson = await runCli(c, ['validate', '-c', 'gw.json'], { files: { 'gw.json': yamlText } });
   t.is(asJson.code, 1, `YAML text in a .json file: ${output(asJson)}`);
   const jsonText = JSON.stringify(parse(yamlText));
@@ -351,14 +351,14 @@ check('gateway/config/format-detection/json-extension-json-else-yaml', CLI, asyn
 
 check('gateway/config/admin-bind-missing-invalid/names-bind', CLI, async (t, c) => {
   const malformed: GatewaySetup = { sites: VALID.sites, admin: false, global: { admin: { bind: 'localhost', token: 'offline-token' } } };
-  const run = await runCli(c, ['validate', '-c', 'gateway.yaml'], { files: { 'gateway.yaml': configText(malformed, 'gateway.yaml') } });
+  const run = await runCli(c, ['validate', '-c', 'gateway.yaml'], { files: { 'gateway.yaml': await configText(malformed, 'gateway.yaml') } });
   t.is(run.code, 1, output(run));
   t.regex(run.stderr, /global\.admin\.bind/);
 });
 
 check('gateway/config/site-key-set/unknown-key-named', CLI, async (t, c) => {
   const unknown: GatewaySetup = { ...VALID, sites: [{ ...VALID.sites[0]!, bogusSection: { a: 1 } }] };
-  const run = await runCli(c, ['validate', '-c', 'gateway.yaml'], { files: { 'gateway.yaml': configText(unknown, 'gateway.yaml') } });
+  const run = await runCli(c, ['validate', '-c', 'gateway.yaml'], { files: { 'gateway.yaml': await configText(unknown, 'gateway.yaml') } });
   t.is(run.code, 1, output(run));
   t.regex(run.stderr, /bogusSection/);
 });

@@ -79,7 +79,7 @@ check('gateway/config/hot-sections/applied-by-reload-same-process', GATEWAY, asy
     ...(offers('cache') ? { cache: { ttlMs: 60_000, maxEntries: 10 } } : {}),
     ...(offers('outlier-detection') ? { outlierDetection: { consecutive5xx: 3, baseEjectionMs: 1000, maxEjectionMs: 5000 } } : {}),
   };
-  g.rewrite({ sites: [{ routes: [{ path: '/', targets: [b!.url] }], ...sections }] });
+  await g.rewrite({ sites: [{ routes: [{ path: '/', targets: [b!.url] }], ...sections }] });
   successBody(t, await g.admin.post('/reload'), `POST /reload changing routes${Object.keys(sections).map((k) => `, ${k}`).join('')}`);
   const first = await send(g.http, '/', [a!, b!]);
   t.deepEqual(first.by, ['b'], `routes: ${fared(first)}`);
@@ -105,11 +105,11 @@ check('gateway/config/cold-sections/reload-refused-change-not-applied', GATEWAY,
     ['global.admin.bind', { ...setup, admin: false, global: { admin: { bind: `127.0.0.1:${otherAdmin}`, token: g.admin.token } } }],
   ];
   for (const [field, next] of changes) {
-    g.rewrite(next);
+    await g.rewrite(next);
     const res = await g.admin.post('/reload');
     t.false(is2xx(res), `a reload changing ${field}: ${shown(res)}`);
   }
-  g.rewrite(setup);
+  await g.rewrite(setup);
   t.true((await send(g.http, '/', [up!])).reached, 'the original port still serves');
   t.false(await portOpen(otherPort!), 'the refused port change opened the new port');
   t.false(await portOpen(otherAdmin!), 'the refused admin bind change opened the new admin port');
@@ -164,7 +164,7 @@ check('gateway/admin/background-tasks-without-admin/file-watcher-continues', GAT
   const [a, b] = await startUpstreams(c, 'a', 'b');
   const g = await startGateway(c, { ...plain(a!), admin: false, top: { hotReload: true } });
   await c.need('a request before the edit', send(g.http, '/', [a!, b!]));
-  g.rewrite({ ...plain(b!), admin: false, top: { hotReload: true } });
+  await g.rewrite({ ...plain(b!), admin: false, top: { hotReload: true } });
   const polled = await pollUntil(() => send(g.http, '/', [a!, b!]), (s) => s.by.join() === 'b', 8000, 200);
   t.true(polled.met, `eight seconds after the file was changed, without global.admin: ${fared(polled.value)}`);
 });

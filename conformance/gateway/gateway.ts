@@ -39,7 +39,7 @@ export interface Gateway {
   /** The admin API with the setup's token (a setup without admin has none: calling it is a case error). */
   admin: AdminClient;
   /** Rewrites the config file from `setup` on the same ports and token (for a reload). */
-  rewrite(setup: GatewaySetup): Rendered;
+  rewrite(setup: GatewaySetup): Promise<Rendered>;
 }
 
 function launchSpec(setup: GatewaySetup, options: StartOptions, token: string | undefined, keep: (r: Rendered) => void): LaunchSpec {
@@ -47,9 +47,9 @@ function launchSpec(setup: GatewaySetup, options: StartOptions, token: string | 
     files: options.files ?? {},
     config: {
       name: options.configName ?? CONFIG_NAME,
-      content: (ports) => {
+      content: async (ports) => {
         const partial = neutralOf(setup, ports, token);
-        const text = renderConfig(partial.neutral);
+        const text = await renderConfig(partial.neutral);
         const rendered = { ...partial, text: options.transform ? options.transform(text) : text };
         keep(rendered);
         return rendered.text;
@@ -78,9 +78,9 @@ function gatewayOf(c: CaseContext, launched: Launched, setup: GatewaySetup, rend
       return host === undefined || host === '*' ? {} : { host: `${host}:${rendered.sitePorts[i]}` };
     },
     admin: new AdminClient(c.http(`http://${adminAddress}`), adminAddress, rendered.token),
-    rewrite: (next) => {
+    rewrite: async (next) => {
       const partial = neutralOf(next, [...rendered.sitePorts, ...(rendered.adminPort === undefined ? [] : [rendered.adminPort])], rendered.token);
-      const again = { ...partial, text: renderConfig(partial.neutral) };
+      const again = { ...partial, text: await renderConfig(partial.neutral) };
       writeFileSync(configPath, again.text);
       c.note(`# ${CONFIG_NAME} rewritten: ${again.text.replace(/\s*\n\s*/g, ' ')}`);
       return again;

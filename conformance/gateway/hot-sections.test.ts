@@ -49,7 +49,7 @@ async function hotChange(
     const res = await Promise.race([long, new Promise((resolve) => setTimeout(resolve, 100, undefined))]);
     c.inconclusive(`the request to hold across the reload did not reach the upstream (${JSON.stringify((res as { status?: number } | undefined)?.status ?? 'no answer yet')})`);
   }
-  g.rewrite({ sites: [site(after)] });
+  await g.rewrite({ sites: [site(after)] });
   successBody(t, await g.admin.post('/reload'), 'POST /reload');
   await judge(g, a!);
   release();
@@ -137,6 +137,88 @@ check('gateway/config/hot-sections/forward-auth-service-changed', hot('forward-a
   );
 });
 
+check('gateway/config/hot-sections/request-transform-value-changed', hot('request-transform'), async (t, c) => {
+  const env = (value: string) => ({ requestTransform: { setHeaders: { 'X-Env': value } } });
+  await hotChange(
+    t,
+    c,
+    () => ({ before: env('old'), after: env('new') }),
+    async (g, a) => {
+      const sent = await send(g.http, '/', [a]);
+      t.is(a.got(sent.path)[0]?.headers['x-env'], 'new', `the header the upstream got after the reload: ${fared(sent)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/response-transform-value-changed', hot('response-transform'), async (t, c) => {
+  const served = (value: string) => ({ responseTransform: { setHeaders: { 'X-Served-By': value } } });
+  await hotChange(
+    t,
+    c,
+    () => ({ before: served('old'), after: served('new') }),
+    async (g, a) => {
+      const sent = await send(g.http, '/', [a]);
+      t.is(sent.res?.headers['x-served-by'], 'new', `the header the client got after the reload: ${fared(sent)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/security-headers-frame-options-changed', hot('security-headers'), async (t, c) => {
+  await hotChange(
+    t,
+    c,
+    () => ({ before: { securityHeaders: { frameOptions: 'DENY' } }, after: { securityHeaders: { frameOptions: 'SAMEORIGIN' } } }),
+    async (g, a) => {
+      const sent = await send(g.http, '/', [a]);
+      t.is(sent.res?.headers['x-frame-options'], 'SAMEORIGIN', `X-Frame-Options after the reload: ${fared(sent)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/cors-origin-changed', hot('cors'), async (t, c) => {
+  const allow = (origin: string) => ({ cors: { allowOrigins: [origin] } });
+  await hotChange(
+    t,
+    c,
+    () => ({ before: allow('https://old.test'), after: allow('https://new.test') }),
+    async (g, a) => {
+      const fresh = await send(g.http, '/', [a], { origin: 'https://new.test' });
+      t.is(fresh.res?.headers['access-control-allow-origin'], 'https://new.test', `the newly allowed origin after the reload: ${fared(fresh)}`);
+      const old = await send(g.http, '/', [a], { origin: 'https://old.test' });
+      t.is(old.res?.headers['access-control-allow-origin'], undefined, `the formerly allowed origin after the reload: ${fared(old)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/mask-errors-switched-on', hot('mask-errors'), async (t, c) => {
+  await hotChange(
+    t,
+    c,
+    () => ({ before: {}, after: { maskErrors: true } }),
+    async (g, a) => {
+      const held = a.answer;
+      a.answer = (r) => (r.url.includes('/err/') ? { status: 500, headers: { 'x-internal': 'db-7' }, body: 'Traceback: secret stack' } : held(r));
+      const sent = await send(g.http, '/err', [a]);
+      t.true(sent.reached && sent.res?.status === 500, fared(sent));
+      t.false(String(sent.res?.text).includes('secret stack'), `the upstream's error body after the reload: ${fared(sent)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/limits-body-bound-lowered', hot('limits'), async (t, c) => {
+  await hotChange(
+    t,
+    c,
+    () => ({ before: { limits: { maxBodyBytes: 4096 } }, after: { limits: { maxBodyBytes: 16 } } }),
+    async (g, a) => {
+      const path = freshPath('/');
+      const res = await g.http.request({ method: 'POST', path, body: 'z'.repeat(100) });
+      t.is(res.status, 413, `a 100-byte body after the bound went from 4096 to 16 bytes: ${res.status} ${res.text.slice(0, 120)}`);
+      t.is(a.got(path).length, 0, 'the refused body reached the upstream');
+    },
+  );
+});
+
 // ---------------------------------------------------------------- the reference's choices (unspecified)
 
 check('gateway/reload/whole-config-swap/any-reloads-under-traffic-never-mix-or-drop', { ...needs('api-key'), timeoutMs: 90_000 }, async (t, c) => {
@@ -162,7 +244,7 @@ check('gateway/reload/whole-config-swap/any-reloads-under-traffic-never-mix-or-d
       };
       const clients = Promise.all([traffic(), traffic(), traffic()]);
       for (const i of sequence) {
-        g.rewrite(config(i));
+        await g.rewrite(config(i));
         const res = await g.admin.post('/reload');
         if (res.status !== 200) problems.push(`POST /reload to config ${i}: ${res.status} ${res.text.slice(0, 200)}`);
       }

@@ -217,7 +217,7 @@ check('gateway/ip-deny/permanent-via-config/after-reload-and-restart', GATEWAY, 
   const g = await startGateway(c, { sites: [{ routes }] });
   const addr = clientAddress();
   await reachesFirst(c, g, up!, addr);
-  g.rewrite({ sites: [{ routes, ipFilter: { deny: [`${addr}/32`] } }] });
+  await g.rewrite({ sites: [{ routes, ipFilter: { deny: [`${addr}/32`] } }] });
   successBody(t, await g.admin.post('/reload'), 'POST /reload with ipFilter.deny');
   const reloaded = await from(g, up!, addr);
   t.false(reloaded.reached, `after the reload: ${fared(reloaded)}`);

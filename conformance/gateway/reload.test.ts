@@ -40,7 +40,7 @@ check('gateway/reload/rereads-validates-applies/route-change-applied', GATEWAY, 
   const g = await startGateway(c, setup);
   const before = await c.need('a request to /x', send(g.http, '/x', [a!, b!]));
   if (before.by.join() !== 'a') c.inconclusive(`before the reload /x did not go to a: ${fared(before)}`);
-  g.rewrite({ sites: [{ routes: [{ path: '/x', targets: [b!.url] }] }] });
+  await g.rewrite({ sites: [{ routes: [{ path: '/x', targets: [b!.url] }] }] });
   successBody(t, await g.admin.post('/reload'), 'POST /reload');
   const after = await send(g.http, '/x', [a!, b!]);
   t.deepEqual(after.by, ['b'], `after reloading /x -> b: ${fared(after)}`);
@@ -127,7 +127,7 @@ check('gateway/errors/reload-invalid-config-400/names-field', needs('tls'), asyn
   const [a] = await startUpstreams(c, 'a');
   const tls = { cert: 'cert.pem', key: 'key.pem' };
   const g = await startGateway(c, { sites: [{ tls, routes: [{ path: '/x', targets: [a!.url] }] }] }, { files: tlsFiles() });
-  g.rewrite({ sites: [{ tls: { ...tls, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' }, routes: [{ path: '/x', targets: [a!.url] }] }] });
+  await g.rewrite({ sites: [{ tls: { ...tls, ciphers: 'ECDHE-RSA-AES128-GCM-SHA256' }, routes: [{ path: '/x', targets: [a!.url] }] }] });
   const res = await g.admin.post('/reload');
   if (!errorBody(t, res, 400, 'POST /reload of a config with tls.ciphers')) return;
   t.regex(String(jsonObject(res)?.message), /ciphers/, 'the message names the field');
@@ -138,7 +138,7 @@ check('gateway/errors/reload-cold-change-400/names-field-and-restart', GATEWAY, 
   const [other] = await freePorts(1);
   c.defer(() => releasePorts([other!]));
   const g = await startGateway(c, oneRoute([a!]));
-  g.rewrite({ sites: [{ port: other, routes: [{ path: '/x', targets: [{ url: a!.url, weight: 1 }] }] }] });
+  await g.rewrite({ sites: [{ port: other, routes: [{ path: '/x', targets: [{ url: a!.url, weight: 1 }] }] }] });
   const res = await g.admin.post('/reload');
   if (!errorBody(t, res, 400, 'POST /reload with the site port changed')) return;
   const message = String(jsonObject(res)?.message);
@@ -148,7 +148,7 @@ check('gateway/errors/reload-cold-change-400/names-field-and-restart', GATEWAY, 
 
 /** Writes `next` (`field` changed) and reloads: 400 with a message naming the field (`named`) and a restart. */
 async function coldReloadRefused(t: ExecutionContext, g: Gateway, field: string, named: RegExp, next: GatewaySetup): Promise<void> {
-  g.rewrite(next);
+  await g.rewrite(next);
   const res = await g.admin.post('/reload');
   if (!errorBody(t, res, 400, `POST /reload with ${field} changed`)) return;
   const message = String(jsonObject(res)?.message);
@@ -168,7 +168,7 @@ check('gateway/errors/reload-cold-change-400/each-cold-field-named-old-kept', GA
     ['global.admin.bind', /bind/, { ...setup, admin: false, global: { admin: { bind: `127.0.0.1:${otherAdmin}`, token: g.admin.token } } }],
   ];
   for (const [field, named, next] of changes) await coldReloadRefused(t, g, field, named, next);
-  g.rewrite(setup);
+  await g.rewrite(setup);
   t.true((await send(g.http, '/x', [a!])).reached, 'the gateway still serves as before');
 });
 
@@ -192,7 +192,7 @@ check('gateway/reload/failure-changes-nothing/old-config-and-overrides-kept', GA
   const g = await startGateway(c, oneRoute([a!]));
   await needOk(c, 'POST /upstreams/add', g.admin.post('/upstreams/add', { route: '/x', target: b!.url, weight: 5 }));
   const before = targetsByRoute(await listing(c, g.admin));
-  g.rewrite({ sites: [{ routes: [{ path: '/x', strategy: 'no-such-strategy', targets: [b!.url] }] }] });
+  await g.rewrite({ sites: [{ routes: [{ path: '/x', strategy: 'no-such-strategy', targets: [b!.url] }] }] });
   const res = await g.admin.post('/reload');
   t.is(res.status, 400, shown(res));
   t.deepEqual(targetsByRoute(await listing(c, g.admin, 'GET /upstreams after the refused reload')), before);
@@ -218,7 +218,7 @@ check('gateway/config/admin-token-reload/reload-refused-old-token-kept', GATEWAY
   const setup = oneRoute([a!]);
   const g = await startGateway(c, setup);
   const next = randomToken();
-  g.rewrite({ ...setup, admin: { tokenValue: next } });
+  await g.rewrite({ ...setup, admin: { tokenValue: next } });
   const res = await g.admin.post('/reload');
   if (errorBody(t, res, 400, 'POST /reload with global.admin.token changed in the file')) {
     const message = String(jsonObject(res)?.message);

@@ -2,7 +2,7 @@
 // gateway/config/site-key-set) — and its rendering into the target's own config file: through the adapter
 // command of the target's description (neutral form as JSON on stdin, config text on stdout), or, without
 // one, the neutral form itself written as YAML (JSON when the config name ends in .json).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { stringify } from 'yaml';
 import { Inconclusive } from '../harness/inconclusive.ts';
@@ -96,20 +96,30 @@ export function tokenOf(setup: GatewaySetup): string | undefined {
 }
 
 /** The config file text of the neutral form in the target's format. */
-export function renderConfig(neutral: NeutralConfig | Record<string, unknown>, configName = CONFIG_NAME): string {
+export async function renderConfig(neutral: NeutralConfig | Record<string, unknown>, configName = CONFIG_NAME): Promise<string> {
   if (description.adapter) return runAdapter(description.adapter, neutral);
   return configName.endsWith('.json') ? `${JSON.stringify(neutral, null, 2)}\n` : stringify(neutral);
 }
 
-function runAdapter(template: string, neutral: unknown): string {
+const ADAPTER_TIMEOUT_MS = 15_000;
+
+/** Runs the adapter without blocking: the case's upstreams and clients live in this process's event loop (a
+ * synchronous run stalls them for as long as the adapter takes, seconds on a loaded machine). */
+function runAdapter(template: string, neutral: unknown): Promise<string> {
   const command = expandTemplate(template, { root: PROJECT_ROOT, node: process.execPath });
-  const run = spawnSync('/bin/sh', ['-c', command], { input: JSON.stringify(neutral), encoding: 'utf8', cwd: PROJECT_ROOT, timeout: 15_000 });
-  if (run.status !== 0) {
-    throw new Inconclusive(
-      `the target's adapter refused the setup (${command}: ${run.error?.message ?? `exit ${run.status ?? run.signal}`}): ${run.stderr.slice(0, 800)}\nsetup: ${JSON.stringify(neutral)}`,
-    );
-  }
-  return run.stdout;
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', command], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'pipe'], timeout: ADAPTER_TIMEOUT_MS });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.on('error', () => {}); // an adapter that exits without reading: its exit status says why
+    child.stdin.end(JSON.stringify(neutral));
+    const refused = (why: string) =>
+      new Inconclusive(`the target's adapter refused the setup (${command}: ${why}): ${stderr.slice(0, 800)}\nsetup: ${JSON.stringify(neutral)}`);
+    child.on('error', (error) => reject(refused(error.message)));
+    child.on('close', (code, signal) => (code === 0 ? resolve(stdout) : reject(refused(`exit ${code ?? signal}`))));
+  });
 }
 
 /** A route's targets as {url, weight} as the neutral form writes them. */

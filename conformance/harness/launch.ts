@@ -19,7 +19,7 @@ export interface LaunchSpec {
   /** Files to create, relative to the target directory (sub-folders are created). */
   files?: Record<string, FileContent>;
   /** The config file; `{config}` expands to its path. Given a function, it receives the reserved ports. */
-  config?: { name: string; content: string | ((ports: number[]) => string) };
+  config?: { name: string; content: string | ((ports: number[]) => string | Promise<string>) };
   /** How many ports to reserve; `{port}` is the first. Default 1. */
   ports?: number;
   /** Extra environment; `undefined` removes a variable (for example PORT, which is set to `{port}`). */
@@ -233,7 +233,7 @@ async function start(
     writeFiles(dir, spec.files ?? {});
     if (spec.config) {
       configPath = join(dir, spec.config.name);
-      configText = typeof spec.config.content === 'function' ? spec.config.content(ports) : spec.config.content;
+      configText = typeof spec.config.content === 'function' ? await spec.config.content(ports) : spec.config.content;
       mkdirSync(dirname(configPath), { recursive: true });
       writeFileSync(configPath, configText);
     } else if (/\{config\}/.test(template)) {

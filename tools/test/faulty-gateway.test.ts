@@ -33,6 +33,8 @@ interface FaultRun {
   errors?: string[];
 }
 
+const FILTER_CLAUSES = ['request-transform', 'response-transform', 'security-headers', 'cors', 'mask-errors', 'limits'].map((s) => `site-filters/${s}`);
+
 const RUNS: FaultRun[] = [
   {
     faults: [
@@ -453,6 +455,13 @@ const RUNS: FaultRun[] = [
     also: ['rate-limits/redis-store'],
     // redis-store-ignored: each gateway counts on its own
     expectedInformational: ['rate-limits/redis-store'],
+  },
+  {
+    faults: ['site-filters-ignored'],
+    expectedRed: ['config/hot-sections'],
+    also: FILTER_CLAUSES,
+    // the sections' own behaviour, the reference's choices
+    expectedInformational: FILTER_CLAUSES,
   },
 ];
 

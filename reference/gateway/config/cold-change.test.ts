@@ -17,7 +17,7 @@ const cases: [string, Raw, Raw, string | undefined][] = [
   [
     'feature sections are hot',
     { sites: [plain(80)] },
-    { sites: [plain(80, undefined, { rateLimit: { requests: 5 }, cache: {}, outlierDetection: {}, healthCheck: {}, ipFilter: { deny: ['10.0.0.0/8'] }, cors: {} })] },
+    { sites: [plain(80, undefined, { rateLimit: { requests: 5 }, cache: {}, outlierDetection: {}, healthCheck: {}, ipFilter: { deny: ['10.0.0.0/8'] }, cors: { allowOrigins: ['*'] }, securityHeaders: true })] },
     undefined,
   ],
   ['shutdown timeout and hotReload are hot', { sites: [plain(80)] }, { global: { shutdownTimeoutSecs: 5 }, hotReload: true, sites: [plain(80)] }, undefined],

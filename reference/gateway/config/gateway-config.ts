@@ -85,6 +85,35 @@ export interface ConsumerConfig {
   rateLimit: RateLimitRule | undefined;
 }
 
+/** Header changes: names lower-cased; `remove` first, then `set` (replacing any of the same name). */
+export interface HeaderTransformConfig {
+  set: [string, string][];
+  remove: string[];
+}
+
+export interface CorsConfig {
+  /** Lower-cased origins, or '*' for any. */
+  origins: '*' | string[];
+  methods: string[];
+  /** undefined = the headers the preflight asks for. */
+  headers: string[] | undefined;
+  expose: string[];
+  credentials: boolean;
+  maxAgeSecs: number;
+}
+
+/** The answer-side and request-side sections of a site (site-filters.ts builds them). */
+export interface SiteFiltersConfig {
+  requestTransform: HeaderTransformConfig | undefined;
+  responseTransform: HeaderTransformConfig | undefined;
+  /** Headers set on every proxied or cached answer; HSTS only on TLS sites (0 = not sent). */
+  securityHeaders: { headers: [string, string][]; hstsMaxAgeSecs: number } | undefined;
+  cors: CorsConfig | undefined;
+  /** Upstream answers of these statuses are replaced by the gateway's own. */
+  maskErrors: { statuses: number[] } | undefined;
+  limits: { maxBodyBytes: number | undefined; upstreamTimeoutMs: number | undefined } | undefined;
+}
+
 /** The site's authentication kinds; every one configured must pass, in this order. */
 export interface SiteAuthConfig {
   basic: BasicAuthConfig | undefined;
@@ -117,6 +146,8 @@ export interface SiteConfig {
   cache: { ttlMs: number; maxEntries: number } | undefined;
   /** undefined = no authentication. */
   auth: SiteAuthConfig | undefined;
+  /** undefined = none of the transform, header, CORS, masking and limit sections. */
+  filters: SiteFiltersConfig | undefined;
   /** Metrics endpoint path; undefined = none. */
   metricsPath: string | undefined;
   /** Named sections accepted but not built (reload reports them as warnings). */

@@ -87,7 +87,7 @@ const invalid: [string, unknown, string, RegExp?][] = [
   ['retries too many', site({ retries: { attempts: 11 } }), 'sites[0].retries.attempts'],
   ['retries as a number', site({ retries: 2 }), 'sites[0].retries', /object/],
   ['cache ttl 0', site({ cache: { ttlMs: 0 } }), 'sites[0].cache.ttlMs'],
-  ['feature section as text', site({ cors: 'yes' }), 'sites[0].cors', /object .*or a boolean/],
+  ['feature section as text', site({ logging: 'yes' }), 'sites[0].logging', /object .*or a boolean/],
   ['no sites', { sites: [] }, 'sites', /at least 1/],
   ['sites missing', { global: {} }, 'sites', /required/],
   ['sites misspelt', { site: [] }, 'site', /did you mean "sites"/],
@@ -146,6 +146,7 @@ test('defaults: one site, one route', (t) => {
       ipDeny: [],
       cache: undefined,
       auth: undefined,
+      filters: undefined,
       metricsPath: undefined,
       notCompiledIn: [],
     },
@@ -214,13 +215,46 @@ test('authentication sections: defaults, names lower-cased, keys read now, false
   t.is(off?.auth, undefined);
 });
 
+test('transform, header, CORS, masking and limit sections: defaults, names lower-cased, true and false', (t) => {
+  const [s] = validate(
+    site({
+      requestTransform: { setHeaders: { 'X-Env': 'prod' }, removeHeaders: ['Cookie'] },
+      responseTransform: { removeHeaders: ['Server'] },
+      securityHeaders: true,
+      cors: { allowOrigins: ['https://App.test'] },
+      maskErrors: { statuses: [500, 500, 503] },
+      limits: { maxBodyBytes: 1024 },
+    }),
+  ).sites;
+  t.deepEqual(s?.filters, {
+    requestTransform: { set: [['x-env', 'prod']], remove: ['cookie'] },
+    responseTransform: { set: [], remove: ['server'] },
+    securityHeaders: {
+      headers: [['x-content-type-options', 'nosniff'], ['x-frame-options', 'DENY'], ['referrer-policy', 'no-referrer']],
+      hstsMaxAgeSecs: 31_536_000,
+    },
+    cors: { origins: ['https://app.test'], methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], headers: undefined, expose: [], credentials: false, maxAgeSecs: 600 },
+    maskErrors: { statuses: [500, 503] },
+    limits: { maxBodyBytes: 1024, upstreamTimeoutMs: undefined },
+  });
+  t.deepEqual(s?.notCompiledIn, []);
+  const [off] = validate(site({ requestTransform: false, securityHeaders: false, cors: false, maskErrors: false, limits: false, responseTransform: {} })).sites;
+  t.is(off?.filters, undefined);
+  const [masked] = validate(site({ maskErrors: true })).sites;
+  t.is(masked?.filters?.maskErrors?.statuses.length, 100);
+  const error = t.throws(() => validate(site({ cors: { allowOrigins: ['*', 'https://a.test'] } })), { instanceOf: ConfigError });
+  t.is(error?.field, 'sites[0].cors.allowOrigins');
+  const header = t.throws(() => validate(site({ requestTransform: { setHeaders: { 'bad name': 'x' } } })), { instanceOf: ConfigError });
+  t.regex(header?.field ?? '', /^sites\[0\]\.requestTransform/);
+});
+
 test('rate limits, denies, features not compiled in, hotReload on a site', (t) => {
   const config = validate(
     site({
       routes: [{ path: '/api', strategy: 'weighted-round-robin', targets: [{ url: 'https://a.test', weight: 3 }, target(2)] }],
       rateLimit: { requests: 100, routes: { '/api': { requests: 10, windowMs: 1000 } } },
       ipFilter: { deny: ['10.1.2.3/8', '192.0.2.7', '2001:DB8:0:0::1', '10.0.0.0/8'] },
-      cors: {},
+      logging: {},
       http2: false,
       tls: { acme: { email: 'a@b.test' } },
       compression: true,
@@ -230,11 +264,11 @@ test('rate limits, denies, features not compiled in, hotReload on a site', (t) =
   const [s] = config.sites;
   t.deepEqual(s?.rateLimit, { site: { requests: 100, windowMs: 60_000 }, routes: { '/api': { requests: 10, windowMs: 1000 } }, store: 'memory' });
   t.deepEqual(s?.ipDeny, ['10.0.0.0/8', '192.0.2.7/32', '2001:db8::1/128']);
-  t.deepEqual(s?.notCompiledIn, ['cors', 'tls.acme', 'compression']);
+  t.deepEqual(s?.notCompiledIn, ['logging', 'tls.acme', 'compression']);
   t.is(s?.tls, undefined);
   t.true(config.hotReload);
   t.deepEqual(notCompiledInWarnings(config), [
-    'cors: configured but not compiled in',
+    'logging: configured but not compiled in',
     'tls.acme: configured but not compiled in',
     'compression: configured but not compiled in',
   ]);

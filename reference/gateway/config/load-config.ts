@@ -35,7 +35,7 @@ export function validateConfig(raw: unknown, path: string, format: ConfigFormat,
   return normalizeConfig(raw as RawConfig, path, format, env);
 }
 
-/** One line per section configured but not built (`cors: configured but not compiled in`), each section once,
+/** One line per section configured but not built (`logging: configured but not compiled in`), each section once,
  * in the order the sites name them; empty when there is none. POST /reload sends them as `warnings`. */
 export function notCompiledInWarnings(config: GatewayConfig): string[] {
   const sections = new Set(config.sites.flatMap((site) => site.notCompiledIn));

@@ -14,6 +14,7 @@ import type {
 } from './gateway-config.ts';
 import { formatKeyPath } from './key-path.ts';
 import { normalizeAuth, type RawAuthSections } from './normalize-auth.ts';
+import { normalizeFilters, type RawFilterSections } from './normalize-filters.ts';
 import { targetKey, targetUrlProblem } from './target-url.ts';
 
 export interface RawRateLimitRule {
@@ -21,7 +22,7 @@ export interface RawRateLimitRule {
   windowMs?: number;
 }
 
-export interface RawSite extends RawAuthSections {
+export interface RawSite extends RawAuthSections, RawFilterSections {
   host?: string;
   port: number;
   tls?: { cert?: string; key?: string; acme?: unknown };
@@ -51,9 +52,7 @@ export const SITE_DEFAULTS = Object.freeze({
 
 /** Sections accepted as objects (or true/false) and stored, but not built: a reload warns about them. */
 export const NOT_COMPILED_IN: readonly string[] = [
-  'proxy', 'static', 'middleware', 'logging', 'cors',
-  'securityHeaders', 'limits', 'requestTransform', 'responseTransform', 'maskErrors', 'http2', 'compression',
-  'upload', 'fallback',
+  'proxy', 'static', 'middleware', 'logging', 'http2', 'compression', 'upload', 'fallback',
 ];
 
 const HEALTH_PATH = '/__health__';
@@ -76,6 +75,7 @@ export function normalizeSite(raw: RawSite, index: number, baseDir: string, redi
     ipDeny: normalizeDeny(raw.ipFilter?.deny ?? [], at),
     cache: raw.cache === undefined ? undefined : { ...SITE_DEFAULTS.cache, ...raw.cache },
     auth: normalizeAuth(raw, baseDir, at),
+    filters: normalizeFilters(raw, at),
     metricsPath: normalizeMetricsPath(raw.metrics, at),
     notCompiledIn: notCompiledIn(raw),
   };

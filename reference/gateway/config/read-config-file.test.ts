@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { ConfigError } from './config-error.ts';
 import { loadConfig, resolveConfigPath } from './load-config.ts';
+import { FILTER_DEFAULTS } from './normalize-filters.ts';
 import { SITE_DEFAULTS } from './normalize-site.ts';
 import { GLOBAL_DEFAULTS } from './normalize-config.ts';
 import { MAX_CONFIG_BYTES } from './read-config-file.ts';
@@ -109,6 +110,13 @@ test("the schema's defaults are the loader's", (t) => {
   t.is(schema.properties.global.properties.shutdownTimeoutSecs.default, GLOBAL_DEFAULTS.shutdownTimeoutSecs);
   t.is(schema.properties.workers.default, GLOBAL_DEFAULTS.workers);
   t.is(schema.properties.hotReload.default, GLOBAL_DEFAULTS.hotReload);
+  const security = site.securityHeaders.oneOf[0]!.properties!;
+  t.is(security.frameOptions.default, FILTER_DEFAULTS.frameOptions);
+  t.is(security.referrerPolicy.default, FILTER_DEFAULTS.referrerPolicy);
+  t.is(security.hstsMaxAgeSecs.default, FILTER_DEFAULTS.hstsMaxAgeSecs);
+  const cors = site.cors.oneOf[0]!.properties!;
+  t.deepEqual(cors.allowMethods.default, [...FILTER_DEFAULTS.corsMethods]);
+  t.is(cors.maxAgeSecs.default, FILTER_DEFAULTS.corsMaxAgeSecs);
 });
 
 test('every property of the schema has a description', (t) => {
@@ -150,7 +158,7 @@ const site = (port: number) =>
       retries: fc.record({ attempts: fc.integer({ min: 0, max: 10 }) }, { requiredKeys: [] }),
       ipFilter: fc.record({ deny: fc.array(fc.oneof(fc.ipV4(), fc.ipV6().map((ip) => `${ip}/64`)), { maxLength: 3 }) }),
       cache: fc.record({ ttlMs: fc.integer({ min: 1, max: 600_000 }) }, { requiredKeys: [] }),
-      cors: fc.oneof(fc.boolean(), fc.constant({ origins: ['*'] })),
+      cors: fc.oneof(fc.constant(false), fc.constant({ allowOrigins: ['*'] })),
       hotReload: fc.boolean(),
     },
     { requiredKeys: ['port'] },

@@ -1,14 +1,18 @@
 // One proxied request: pick a target, stream the request to it through its origin's pool and the answer
 // back (the pool's exchange handler, with back-pressure both ways), retry on another target after a failed
-// connection or a 502/503/504 while attempts remain, and fill the cache. Bodies are streamed, never held,
-// except what the cache keeps (bounded by MAX_ENTRY_BYTES).
+// connection or a 502/503/504 while attempts remain, and fill the cache. The site's filters change the
+// answer's headers, mask its error answers, bound a chunked body (413) and the wait for an answer (504).
+// Bodies are streamed, never held, except what the cache keeps (bounded by MAX_ENTRY_BYTES).
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Transform, type TransformCallback } from 'node:stream';
+import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
 import type { UpstreamController as Controller, UpstreamHandler } from '../../shared/upstream-client/pooled-connection.ts';
-import type { UpstreamError } from '../../shared/upstream-client/upstream-error.ts';
+import { UpstreamError } from '../../shared/upstream-client/upstream-error.ts';
 import type { RouteTarget } from './balancers.ts';
 import { clientResponseHeaders, headerObject } from './forward-headers.ts';
 import { sendPlain } from './plain-responses.ts';
 import { MAX_ENTRY_BYTES, type ResponseCache, varyNames, varyValues } from './response-cache.ts';
+import type { SiteFilters } from './site-filters.ts';
 import type { RouteState } from './site-table.ts';
 import type { Selection, Upstream } from './upstream.ts';
 
@@ -31,6 +35,7 @@ export interface ExchangeOptions {
   traffic: Traffic;
   /** Set when the answer may be stored: the site's cache and the request's key. */
   cache: { store: ResponseCache; key: string } | undefined;
+  filters: SiteFilters | undefined;
 }
 
 const RETRY_STATUSES = new Set([502, 503, 504]);
@@ -45,6 +50,29 @@ function cacheable(method: string, status: number, headers: IncomingHttpHeaders)
 /** What the client gets when no answer came: 504 when the upstream took too long to answer, else 502. */
 function failureStatus(error: Error): number {
   return (error as UpstreamError).code === 'headers-timeout' ? 504 : 502;
+}
+
+/** A request body passed on up to `max` bytes; past it, `over` is called and the stream fails (which ends
+ * the upstream exchange). */
+class BoundedBody extends Transform {
+  #left: number;
+  readonly #over: () => void;
+
+  constructor(max: number, over: () => void) {
+    super();
+    this.#left = max;
+    this.#over = over;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.#left -= chunk.length;
+    if (this.#left >= 0) {
+      done(null, chunk);
+      return;
+    }
+    this.#over();
+    done(new Error('request body over limits.maxBodyBytes'));
+  }
 }
 
 /**
@@ -69,6 +97,13 @@ export class ProxyExchange implements UpstreamHandler {
   #size = 0;
   #stored: { status: number; headers: IncomingHttpHeaders } | undefined;
   #discardedStatus = 502;
+  /** The answer is the gateway's own (maskErrors): the upstream's is read and dropped. */
+  #masked = false;
+  /** Set only with limits.upstreamTimeoutMs. */
+  #timer: NodeJS.Timeout | undefined;
+  #timedOut = false;
+  /** The chunked body passed limits.maxBodyBytes. */
+  #tooLarge = false;
 
   constructor(options: ExchangeOptions) {
     this.#o = options;
@@ -130,13 +165,17 @@ export class ProxyExchange implements UpstreamHandler {
     this.#size = 0;
     this.#stored = undefined;
     this.#discardedStatus = 502;
+    this.#masked = false;
+    this.#timedOut = false;
+    const filters = o.filters;
+    if (filters?.upstreamTimeoutMs !== undefined) this.#timer = setTimeout(() => this.#timeUp(), filters.upstreamTimeoutMs);
     try {
       upstream.pool.dispatch(
         {
           path: upstream.basePath + o.path,
           method: o.req.method ?? 'GET',
           headers: o.headers,
-          body: o.hasBody ? o.req : null,
+          body: o.hasBody ? this.#body() : null,
         },
         this,
       );
@@ -145,8 +184,32 @@ export class ProxyExchange implements UpstreamHandler {
     }
   }
 
+  /** The request body as sent: bounded when the site bounds it and the length is not declared (a declared
+   * one was checked before). */
+  #body(): IncomingMessage | Transform {
+    const o = this.#o;
+    const max = o.filters?.maxBodyBytes;
+    if (max === undefined || o.req.headers['content-length'] !== undefined) return o.req;
+    return o.req.pipe(new BoundedBody(max, () => (this.#tooLarge = true)));
+  }
+
+  /** limits.upstreamTimeoutMs passed without an answer: the attempt ends as a headers timeout (504). */
+  #timeUp(): void {
+    this.#timer = undefined;
+    if (this.#responded || this.#ended) return;
+    this.#timedOut = true;
+    this.#controller?.abort(new UpstreamError('headers-timeout', 'no answer within limits.upstreamTimeoutMs'));
+  }
+
+  #clearTimer(): void {
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
   /** The attempt is over (answered, failed or cut): its upstream has one request less under way. */
   #settle(): void {
+    this.#clearTimer();
     if (this.#ended) return;
     this.#ended = true;
     this.#selection.upstream.active--;
@@ -155,6 +218,7 @@ export class ProxyExchange implements UpstreamHandler {
   onRequestStart(controller: Controller): void {
     this.#controller = controller;
     if (this.#clientGone) controller.abort(new Error('client closed the connection'));
+    else if (this.#timedOut) controller.abort(new UpstreamError('headers-timeout', 'no answer within limits.upstreamTimeoutMs'));
   }
 
   onResponseStart(_controller: Controller, status: number, rawHeaders: string[]): void {
@@ -162,6 +226,7 @@ export class ProxyExchange implements UpstreamHandler {
     const o = this.#o;
     const upstream = this.#selection.upstream;
     this.#responded = true;
+    this.#clearTimer();
     upstream.recordLatency(performance.now() - this.#started);
     upstream.recordResponse(this.#selection, status);
     if (RETRY_STATUSES.has(status) && this.canRetry()) {
@@ -171,7 +236,13 @@ export class ProxyExchange implements UpstreamHandler {
     }
     const res = o.res;
     if (res.headersSent || this.#clientGone) return;
-    const list = clientResponseHeaders(rawHeaders);
+    const filters = o.filters;
+    if (filters?.masks(status)) {
+      this.#masked = true;
+      sendPlain(res, status);
+      return;
+    }
+    let list = clientResponseHeaders(rawHeaders);
     if (o.cache !== undefined) {
       const method = o.req.method ?? 'GET';
       const headers = headerObject(rawHeaders);
@@ -181,6 +252,7 @@ export class ProxyExchange implements UpstreamHandler {
       }
       list.push('x-cache', 'MISS');
     }
+    if (filters?.changesAnswers) list = filters.answerHeaders(list, o.req);
     try {
       res.writeHead(status, list);
     } catch {
@@ -189,7 +261,7 @@ export class ProxyExchange implements UpstreamHandler {
   }
 
   onResponseData(controller: Controller, chunk: Buffer): void {
-    if (this.#discard || this.#clientGone) return;
+    if (this.#discard || this.#clientGone || this.#masked) return;
     const o = this.#o;
     if (this.#chunks !== undefined) {
       this.#size += chunk.length;
@@ -208,6 +280,7 @@ export class ProxyExchange implements UpstreamHandler {
       this.#attempt(this.#discardedStatus);
       return;
     }
+    if (this.#masked) return;
     const o = this.#o;
     o.res.end();
     const chunks = this.#chunks;
@@ -235,6 +308,12 @@ export class ProxyExchange implements UpstreamHandler {
     const upstream = selection.upstream;
     if (this.#clientGone) {
       if (!this.#responded) upstream.release(selection);
+      return;
+    }
+    if (this.#masked) return;
+    if (this.#tooLarge && !this.#responded) {
+      upstream.release(selection);
+      sendPlain(o.res, 413, closeAfterAnswer(o.req));
       return;
     }
     if (this.#responded && !this.#discard) {

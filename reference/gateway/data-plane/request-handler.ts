@@ -1,10 +1,12 @@
 // The public listener's request pipeline, in order: GET /__health__; runtime denies and the site's
-// ipFilter.deny (403); site by Host (404 without one); the metrics path; the site's authentication
-// (site-auth.ts: 401, 403, a forward-auth answer, 502); rate-limit buckets (429); route by
-// longest prefix (404 without one); the response cache; the proxy exchange. A worker of a gateway of several
+// ipFilter.deny (403); site by Host (404 without one); the metrics path; a CORS preflight (204); the site's
+// authentication (site-auth.ts: 401, 403, a forward-auth answer, 502); rate-limit buckets (429); route by
+// longest prefix (404 without one); a declared body over limits.maxBodyBytes (413); the response cache; the
+// proxy exchange (site-filters.ts changes the headers both ways). A worker of a gateway of several
 // processes hands two steps to its hooks: the metrics body and the rate-limit decision are the whole
 // gateway's (runtime/cluster-*.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
 import { replaceHeaders, upstreamRequestHeaders } from './forward-headers.ts';
 import { type DenyList, matchesAny, parseClient } from './ip-filter.ts';
 import { renderMetrics, sendMetrics } from './metrics.ts';
@@ -13,6 +15,7 @@ import { ProxyExchange, type Traffic } from './proxy-exchange.ts';
 import { type CachedResponse, type ResponseCache, requestKey } from './response-cache.ts';
 import { findLongest, pathOf, withoutPrefix } from './route-match.ts';
 import type { Refusal, Verdict } from './site-auth.ts';
+import type { SiteFilters } from './site-filters.ts';
 import { type RedisLimits, type SiteState, type SiteTable, selectSite } from './site-table.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -98,14 +101,29 @@ async function redisLimited(limits: RedisLimits, path: string, client: string): 
   return route === undefined ? 0 : limits.store.take(route.key + client, route.rule);
 }
 
-function sendCached(res: ServerResponse, entry: CachedResponse, now: number): void {
-  res.writeHead(entry.status, {
+function sendCached(res: ServerResponse, entry: CachedResponse, now: number, filters: SiteFilters | undefined): void {
+  const headers = {
     ...entry.headers,
     age: String(Math.floor((now - entry.storedAt) / 1000)),
     'x-cache': 'HIT',
-  } as Record<string, string | string[]>);
+  } as Record<string, string | string[]>;
+  if (filters?.changesAnswers) res.writeHead(entry.status, filters.answerHeaders(headerList(headers), res.req));
+  else res.writeHead(entry.status, headers);
   res.end(res.req.method === 'HEAD' ? undefined : entry.body);
 }
+
+/** Headers as an object in the flat name/value form. */
+function headerList(headers: Record<string, string | string[]>): string[] {
+  const list: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const v of value) list.push(name, v);
+    else list.push(name, value);
+  }
+  return list;
+}
+
+/** A declared body over the site's bound (a chunked one is counted as it goes, in the exchange). */
+const declaredTooLarge = (req: IncomingMessage, max: number): boolean => Number(req.headers['content-length'] ?? 0) > max;
 
 function sendRefusal(res: ServerResponse, refusal: Refusal): void {
   if (refusal.body === undefined) {
@@ -164,6 +182,7 @@ export function createRequestHandler(
       else hooks.metrics().then((text) => !res.destroyed && sendMetrics(res, text), () => !res.destroyed && sendPlain(res, 503));
       return;
     }
+    if (site.filters?.preflight(req, res)) return;
     const client = clientKey(address);
     /** Rate limits (`known`: their answer, once asked), then the route (`set`: headers authentication adds
      * to the upstream request). */
@@ -215,6 +234,13 @@ function routed(
     sendPlain(res, 404);
     return undefined;
   }
+  const filters = site.filters;
+  const maxBody = filters?.maxBodyBytes;
+  const body = hasBody(req);
+  if (maxBody !== undefined && body && declaredTooLarge(req, maxBody)) {
+    sendPlain(res, 413, closeAfterAnswer(req));
+    return undefined;
+  }
   let cache: { store: ResponseCache; key: string } | undefined;
   if (site.cache !== undefined && isRead(method)) {
     const key = requestKey(scheme, req.headers.host, url);
@@ -222,13 +248,13 @@ function routed(
       const now = Date.now();
       const entry = site.cache.get(key, method!, req.headers, now);
       if (entry !== undefined) {
-        sendCached(res, entry, now);
+        sendCached(res, entry, now, filters);
         return undefined;
       }
       cache = { store: site.cache, key };
     }
   }
-  const body = hasBody(req);
+  const forwarded = upstreamRequestHeaders(req, client, scheme);
   const exchange = new ProxyExchange({
     req,
     res,
@@ -236,9 +262,10 @@ function routed(
     path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
     retries: body ? 0 : site.config.retries,
     hasBody: body,
-    headers: replaceHeaders(upstreamRequestHeaders(req, client, scheme), set ?? []),
+    headers: replaceHeaders(filters === undefined ? forwarded : filters.requestHeaders(forwarded), set ?? []),
     traffic: plane.traffic,
     cache,
+    filters,
   });
   exchange.start();
   return exchange;

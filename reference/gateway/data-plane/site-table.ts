@@ -9,6 +9,7 @@ import { type RedisStore, redisStore } from './redis-store.ts';
 import { ResponseCache } from './response-cache.ts';
 import { longestFirst } from './route-match.ts';
 import { SiteAuth } from './site-auth.ts';
+import { SiteFilters } from './site-filters.ts';
 import type { Upstream } from './upstream.ts';
 
 export interface RouteState {
@@ -39,6 +40,7 @@ export interface SiteState {
   readonly cache: ResponseCache | undefined;
   readonly deny: readonly Block[];
   readonly auth: SiteAuth | undefined;
+  readonly filters: SiteFilters | undefined;
   readonly redisLimits: RedisLimits | undefined;
 }
 
@@ -97,6 +99,7 @@ function buildSite(site: SiteConfig, resolve: (url: string) => Upstream, redis: 
     cache: site.cache === undefined ? undefined : new ResponseCache(site.cache.ttlMs, site.cache.maxEntries),
     deny,
     auth: site.auth === undefined ? undefined : new SiteAuth(site.auth),
+    filters: site.filters === undefined ? undefined : new SiteFilters(site.filters, site.tls !== undefined),
     redisLimits: redisLimitsOf(site, redis),
   };
 }

@@ -84,6 +84,7 @@ export function site(extra: Partial<SiteConfig> = {}): SiteConfig {
     ipDeny: [],
     cache: undefined,
     auth: undefined,
+    filters: undefined,
     metricsPath: undefined,
     notCompiledIn: [],
     ...extra,

@@ -61,6 +61,7 @@ function siteFaults(site: SiteConfig, ctx: SiteContext): SiteConfig {
   if (on('no-background-without-admin') && ctx.noAdmin) s.healthCheck = undefined;
   if (on('metrics-path-ignored') && s.metricsPath !== undefined) s.metricsPath = '/metrics';
   if (on('ip-filter-ignored-at-start') && ctx.start) s.ipDeny = [];
+  if (on('site-filters-ignored')) s.filters = undefined;
   if (on('redis-store-ignored') && s.rateLimit?.store === 'redis') s.rateLimit = { ...s.rateLimit, store: 'memory' };
   if (s.auth !== undefined) {
     const { jwt, forward } = s.auth;
@@ -77,6 +78,7 @@ function siteFaults(site: SiteConfig, ctx: SiteContext): SiteConfig {
       s.cache = ctx.before.cache;
       s.outlierDetection = ctx.before.outlierDetection;
       s.auth = ctx.before.auth;
+      s.filters = ctx.before.filters;
     }
   }
   return s;

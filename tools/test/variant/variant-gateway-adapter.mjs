@@ -16,6 +16,8 @@
 //   jwtAuth:           hmacSecret, rsaPublicKey, jwks, issuer, audience, leewaySecs
 //   forwardAuth:       address, timeout, authResponseHeaders
 //   consumers[]:       username, keys, login ("name:password"), limit {limit, per}
+//   cors:              origins, methods, headers, expose, credentials, maxAgeSecs
+//   limits:            maxBody, upstreamTimeout
 //
 // Durations are strings with a unit ("200ms", "60s"), not milliseconds. Keys the adapter does not know are
 // passed on as they are (the variant judges them).
@@ -39,7 +41,7 @@ function renamed(object, names) {
 }
 
 function site(s) {
-  const { rateLimit, routes, retries, healthCheck, outlierDetection, cache, basicAuth, apiKey, jwtAuth, forwardAuth, consumers, ...rest } = s;
+  const { rateLimit, routes, retries, healthCheck, outlierDetection, cache, basicAuth, apiKey, jwtAuth, forwardAuth, consumers, cors, limits, ...rest } = s;
   const routeLimits = { ...(rateLimit?.routes ?? {}) };
   const out = { ...rest };
   if (routes !== undefined) {
@@ -99,6 +101,10 @@ function site(s) {
         )
       : consumers;
   }
+  if (cors !== undefined) {
+    out.cors = renamed(cors, { allowOrigins: ['origins'], allowMethods: ['methods'], allowHeaders: ['headers'], exposeHeaders: ['expose'], allowCredentials: ['credentials'] });
+  }
+  if (limits !== undefined) out.limits = renamed(limits, { maxBodyBytes: ['maxBody'], upstreamTimeoutMs: ['upstreamTimeout', duration] });
   if (forwardAuth !== undefined) out.forwardAuth = renamed(forwardAuth, { url: ['address'], timeoutMs: ['timeout', duration], copyHeaders: ['authResponseHeaders'] });
   return out;
 }

@@ -45,6 +45,15 @@ const NAMES: Record<string, Record<string, [string, boolean]>> = {
     leewaySecs: ['clockToleranceSecs', false],
   },
   forwardAuth: { address: ['url', false], timeout: ['timeoutMs', true], authResponseHeaders: ['copyHeaders', false] },
+  cors: {
+    origins: ['allowOrigins', false],
+    methods: ['allowMethods', false],
+    headers: ['allowHeaders', false],
+    expose: ['exposeHeaders', false],
+    credentials: ['allowCredentials', false],
+    maxAgeSecs: ['maxAgeSecs', false],
+  },
+  limits: { maxBody: ['maxBodyBytes', false], upstreamTimeout: ['upstreamTimeoutMs', true] },
 };
 const CONSUMER_NAMES: Record<string, [string, boolean]> = { username: ['name', false], keys: ['apiKeys', false] };
 /** Site keys of the reference the variant names otherwise (so they are unknown to it). */
@@ -161,7 +170,7 @@ class Translator {
       this.prefixes[i] = value.routes.map((r) => (isObj(r) ? String(r.prefix) : ''));
       out.routes = value.routes.map((r, j) => this.route(r, [...at, 'routes', j], limits));
     }
-    for (const key of ['healthCheck', 'outlierDetection', 'cache', 'apiKey', 'jwtAuth', 'forwardAuth'] as const) {
+    for (const key of ['healthCheck', 'outlierDetection', 'cache', 'apiKey', 'jwtAuth', 'forwardAuth', 'cors', 'limits'] as const) {
       if (isObj(value[key])) out[key] = this.section(value[key], NAMES[key]!, [...at, key]);
     }
     if (isObj(value.basicAuth)) out.basicAuth = this.basicAuth(value.basicAuth, [...at, 'basicAuth']);
@@ -204,7 +213,7 @@ class Translator {
       .replace(/(\.routes\[\d+\])\.strategy\b/, '$1.balance')
       .replace(/(\.routes\[\d+\])\.targets(\[\d+\])?(\.url)?/, (_, r: string, k = '', url = '') => `${r}.upstreams${k}${url ? '.address' : ''}`)
       .replace(/\.retries(\.attempts)?\b/, (_, a: string | undefined) => `.retryPolicy${a ? '.extraAttempts' : ''}`)
-      .replace(/\.(healthCheck|outlierDetection|rateLimit|cache|apiKey|jwtAuth|forwardAuth)\.(\w+)$/, (all, section: string, key: string) => {
+      .replace(/\.(healthCheck|outlierDetection|rateLimit|cache|apiKey|jwtAuth|forwardAuth|cors|limits)\.(\w+)$/, (all, section: string, key: string) => {
         const own = Object.entries(NAMES[section] ?? {}).find(([, [ref]]) => ref === key)?.[0];
         return own === undefined ? all : `.${section}.${own}`;
       });
@@ -212,7 +221,7 @@ class Translator {
 
   /** A reason of the reference's form with the reference's key names the variant's way. */
   reason(reason: string): string {
-    return reason.replace(/\b(baseEjectionMs|maxEjectionMs|intervalMs|timeoutMs|windowMs|ttlMs)\b/g, (name) => {
+    return reason.replace(/\b(baseEjectionMs|maxEjectionMs|intervalMs|timeoutMs|windowMs|ttlMs|upstreamTimeoutMs)\b/g, (name) => {
       for (const names of Object.values(NAMES)) for (const [own, [ref]] of Object.entries(names)) if (ref === name) return own;
       return name;
     });
