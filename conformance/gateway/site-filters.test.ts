@@ -1,5 +1,6 @@
 // The request- and answer-side sections named by document 001 ("Config sections named by the API":
-// requestTransform, responseTransform, securityHeaders, cors, maskErrors, limits). The document names them
+// requestTransform, responseTransform, securityHeaders, cors, maskErrors, limits; and fallback among the other
+// keys). The document names them
 // only, so what each does is the reference's choice (catalog gateway/site-filters/*, unspecified): these
 // cases are informational, and each section is a capability rendered through the target's adapter. A
 // request-side change is judged at the recording upstream, an answer-side one at the client.
@@ -25,6 +26,8 @@ function answer(r: Received): Answer {
   return { headers: { 'server-timing': 'db;dur=7', 'x-frame-options': 'ALLOWALL' }, body: 'fine' };
 }
 
+const FALLBACK = { status: 410, body: 'nothing here', headers: { 'X-Fallback': 'yes' } };
+
 const SECTIONS: [Feature, Partial<SiteSetup>][] = [
   ['request-transform', { requestTransform: { setHeaders: { 'X-Env': 'suite' }, removeHeaders: ['X-Secret'] } }],
   ['response-transform', { responseTransform: { setHeaders: { 'X-Served-By': 'gateway' }, removeHeaders: ['Server-Timing'] } }],
@@ -32,6 +35,8 @@ const SECTIONS: [Feature, Partial<SiteSetup>][] = [
   ['cors', { cors: { allowOrigins: [ORIGIN], exposeHeaders: ['X-Total'] } }],
   ['mask-errors', { maskErrors: true }],
   ['limits', { limits: { maxBodyBytes: BOUND, upstreamTimeoutMs: 500 } }],
+  // Its route is /api (below), so that other paths reach the fallback.
+  ['fallback', { fallback: FALLBACK }],
 ];
 
 /** One site per section the target offers, all routing / to the shared upstream `a`. */
@@ -40,7 +45,7 @@ async function filtersGateway(c: CaseContext): Promise<{ g: Gateway; a: Upstream
   a!.answer = answer;
   const offered = SECTIONS.filter(([feature]) => offers(feature));
   const g = await sharedGateway(c, 'site-filters', () => ({
-    sites: offered.map(([, section]) => ({ routes: [{ path: '/', targets: [a!.url] }], ...section })),
+    sites: offered.map(([feature, section]) => ({ routes: [{ path: feature === 'fallback' ? '/api' : '/', targets: [a!.url] }], ...section })),
   }));
   return { g, a: a!, site: Object.fromEntries(offered.map(([feature], i) => [feature, i])) };
 }
@@ -144,4 +149,16 @@ check('gateway/site-filters/limits/no-answer-in-time-504', needs('limits'), asyn
   const sent = await send(g.site(site.limits), '/slow', [a]);
   t.true(sent.reached, fared(sent));
   t.is(sent.res?.status, 504, fared(sent));
+});
+
+check('gateway/site-filters/fallback/unmatched-path-gets-configured-answer', needs('fallback'), async (t, c) => {
+  const { g, a, site } = await filtersGateway(c);
+  const client = g.site(site.fallback);
+  const other = await send(client, '/elsewhere', [a]);
+  t.false(other.reached, fared(other));
+  t.is(other.res?.status, FALLBACK.status, fared(other));
+  t.is(other.res?.text, FALLBACK.body);
+  t.is(other.res?.headers['x-fallback'], 'yes');
+  const routed = await send(client, '/api', [a]);
+  t.true(routed.reached && routed.res?.status === 200, `a routed path is still proxied: ${fared(routed)}`);
 });

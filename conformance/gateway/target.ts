@@ -25,7 +25,7 @@ export const CONFIG_NAME = description.configName ?? 'gateway.yaml';
 export const FEATURES = [
   'cache', 'tls', 'health-checks', 'outlier-detection', 'retries', 'rate-limit', 'metrics',
   'basic-auth', 'api-key', 'jwt-auth', 'forward-auth', 'consumers', 'redis',
-  'request-transform', 'response-transform', 'security-headers', 'cors', 'mask-errors', 'limits',
+  'request-transform', 'response-transform', 'security-headers', 'cors', 'mask-errors', 'limits', 'fallback',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 

@@ -33,7 +33,9 @@ interface FaultRun {
   errors?: string[];
 }
 
-const FILTER_CLAUSES = ['request-transform', 'response-transform', 'security-headers', 'cors', 'mask-errors', 'limits'].map((s) => `site-filters/${s}`);
+const FILTER_CLAUSES = ['request-transform', 'response-transform', 'security-headers', 'cors', 'mask-errors', 'limits', 'fallback'].map(
+  (s) => `site-filters/${s}`,
+);
 
 const RUNS: FaultRun[] = [
   {

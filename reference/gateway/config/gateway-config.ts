@@ -146,6 +146,8 @@ export interface SiteConfig {
   cache: { ttlMs: number; maxEntries: number } | undefined;
   /** undefined = no authentication. */
   auth: SiteAuthConfig | undefined;
+  /** The answer to a request no route matches; undefined = the plain 404. */
+  fallback: { status: number; body: string; headers: [string, string][] } | undefined;
   /** undefined = none of the transform, header, CORS, masking and limit sections. */
   filters: SiteFiltersConfig | undefined;
   /** Metrics endpoint path; undefined = none. */

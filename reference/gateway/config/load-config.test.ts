@@ -147,6 +147,7 @@ test('defaults: one site, one route', (t) => {
       cache: undefined,
       auth: undefined,
       filters: undefined,
+      fallback: undefined,
       metricsPath: undefined,
       notCompiledIn: [],
     },
@@ -240,6 +241,9 @@ test('transform, header, CORS, masking and limit sections: defaults, names lower
   t.deepEqual(s?.notCompiledIn, []);
   const [off] = validate(site({ requestTransform: false, securityHeaders: false, cors: false, maskErrors: false, limits: false, responseTransform: {} })).sites;
   t.is(off?.filters, undefined);
+  const [fallback] = validate(site({ fallback: { body: 'gone', headers: { 'Cache-Control': 'no-store', 'Content-Type': 'x/y' } } })).sites;
+  t.deepEqual(fallback?.fallback, { status: 404, body: 'gone', headers: [['content-type', 'text/plain; charset=utf-8'], ['cache-control', 'no-store']] });
+  t.is(validate(site({ fallback: false })).sites[0]?.fallback, undefined);
   const [masked] = validate(site({ maskErrors: true })).sites;
   t.is(masked?.filters?.maskErrors?.statuses.length, 100);
   const error = t.throws(() => validate(site({ cors: { allowOrigins: ['*', 'https://a.test'] } })), { instanceOf: ConfigError });

@@ -34,6 +34,7 @@ export interface RawSite extends RawAuthSections, RawFilterSections {
   ipFilter?: { deny?: string[] };
   cache?: { ttlMs?: number; maxEntries?: number };
   metrics?: { path?: string };
+  fallback?: false | { status?: number; body?: string; contentType?: string; headers?: Record<string, string> };
   hotReload?: boolean;
   [section: string]: unknown;
 }
@@ -48,11 +49,12 @@ export const SITE_DEFAULTS = Object.freeze({
   rateLimitWindowMs: 60_000,
   cache: Object.freeze({ ttlMs: 60_000, maxEntries: 1_000 }),
   metricsPath: '/metrics',
+  fallback: Object.freeze({ status: 404, body: '', contentType: 'text/plain; charset=utf-8' }),
 });
 
 /** Sections accepted as objects (or true/false) and stored, but not built: a reload warns about them. */
 export const NOT_COMPILED_IN: readonly string[] = [
-  'proxy', 'static', 'middleware', 'logging', 'http2', 'compression', 'upload', 'fallback',
+  'proxy', 'static', 'middleware', 'logging', 'http2', 'compression', 'upload',
 ];
 
 const HEALTH_PATH = '/__health__';
@@ -76,6 +78,7 @@ export function normalizeSite(raw: RawSite, index: number, baseDir: string, redi
     cache: raw.cache === undefined ? undefined : { ...SITE_DEFAULTS.cache, ...raw.cache },
     auth: normalizeAuth(raw, baseDir, at),
     filters: normalizeFilters(raw, at),
+    fallback: normalizeFallback(raw.fallback),
     metricsPath: normalizeMetricsPath(raw.metrics, at),
     notCompiledIn: notCompiledIn(raw),
   };
@@ -154,6 +157,17 @@ function normalizeDeny(raw: string[], at: At): string[] {
     return block;
   });
   return [...new Set(blocks)];
+}
+
+function normalizeFallback(raw: RawSite['fallback']): SiteConfig['fallback'] {
+  if (raw === undefined || raw === false) return undefined;
+  const defaults = SITE_DEFAULTS.fallback;
+  const headers = Object.entries(raw.headers ?? {}).map(([name, value]): [string, string] => [name.toLowerCase(), value]);
+  return {
+    status: raw.status ?? defaults.status,
+    body: raw.body ?? defaults.body,
+    headers: [['content-type', raw.contentType ?? defaults.contentType], ...headers.filter(([name]) => name !== 'content-type')],
+  };
 }
 
 function normalizeMetricsPath(raw: RawSite['metrics'], at: At): string | undefined {

@@ -114,6 +114,11 @@ test("the schema's defaults are the loader's", (t) => {
   t.is(security.frameOptions.default, FILTER_DEFAULTS.frameOptions);
   t.is(security.referrerPolicy.default, FILTER_DEFAULTS.referrerPolicy);
   t.is(security.hstsMaxAgeSecs.default, FILTER_DEFAULTS.hstsMaxAgeSecs);
+  const fallback = site.fallback.oneOf[0]!.properties!;
+  t.deepEqual(
+    { status: fallback.status.default, body: fallback.body.default, contentType: fallback.contentType.default },
+    { ...SITE_DEFAULTS.fallback },
+  );
   const cors = site.cors.oneOf[0]!.properties!;
   t.deepEqual(cors.allowMethods.default, [...FILTER_DEFAULTS.corsMethods]);
   t.is(cors.maxAgeSecs.default, FILTER_DEFAULTS.corsMaxAgeSecs);

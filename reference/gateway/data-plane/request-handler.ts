@@ -1,10 +1,10 @@
 // The public listener's request pipeline, in order: GET /__health__; runtime denies and the site's
 // ipFilter.deny (403); site by Host (404 without one); the metrics path; a CORS preflight (204); the site's
 // authentication (site-auth.ts: 401, 403, a forward-auth answer, 502); rate-limit buckets (429); route by
-// longest prefix (404 without one); a declared body over limits.maxBodyBytes (413); the response cache; the
-// proxy exchange (site-filters.ts changes the headers both ways). A worker of a gateway of several
-// processes hands two steps to its hooks: the metrics body and the rate-limit decision are the whole
-// gateway's (runtime/cluster-*.ts).
+// longest prefix (without one, the site's fallback answer, else 404); a declared body over
+// limits.maxBodyBytes (413); the response cache; the proxy exchange (site-filters.ts changes the headers both
+// ways). A worker of a gateway of several processes hands two steps to its hooks: the metrics body and the
+// rate-limit decision are the whole gateway's (runtime/cluster-*.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
 import { replaceHeaders, upstreamRequestHeaders } from './forward-headers.ts';
@@ -231,7 +231,12 @@ function routed(
   const method = req.method;
   const route = findLongest(site.routesLongestFirst, path);
   if (route === undefined) {
-    sendPlain(res, 404);
+    const fallback = site.fallback;
+    if (fallback === undefined) sendPlain(res, 404);
+    else {
+      res.writeHead(fallback.status, fallback.headers.flat());
+      res.end(method === 'HEAD' ? undefined : fallback.body);
+    }
     return undefined;
   }
   const filters = site.filters;

@@ -41,6 +41,8 @@ export interface SiteState {
   readonly deny: readonly Block[];
   readonly auth: SiteAuth | undefined;
   readonly filters: SiteFilters | undefined;
+  /** The answer to a request no route matches, built once (undefined: the plain 404). */
+  readonly fallback: { status: number; headers: [string, string][]; body: Buffer } | undefined;
   readonly redisLimits: RedisLimits | undefined;
 }
 
@@ -74,6 +76,12 @@ function redisLimitsOf(site: SiteConfig, redis: RedisConfig | undefined): RedisL
   };
 }
 
+function fallbackOf(config: SiteConfig['fallback']): SiteState['fallback'] {
+  if (config === undefined) return undefined;
+  const body = Buffer.from(config.body);
+  return { status: config.status, headers: [...config.headers, ['content-length', String(body.length)]], body };
+}
+
 function buildSite(site: SiteConfig, resolve: (url: string) => Upstream, redis: RedisConfig | undefined): SiteState {
   const routes = site.routes.map((route): RouteState => {
     const targets = route.targets.map((t) => ({ url: t.url, weight: t.weight, upstream: resolve(t.url) }));
@@ -100,6 +108,7 @@ function buildSite(site: SiteConfig, resolve: (url: string) => Upstream, redis: 
     deny,
     auth: site.auth === undefined ? undefined : new SiteAuth(site.auth),
     filters: site.filters === undefined ? undefined : new SiteFilters(site.filters, site.tls !== undefined),
+    fallback: fallbackOf(site.fallback),
     redisLimits: redisLimitsOf(site, redis),
   };
 }

@@ -85,6 +85,7 @@ export function site(extra: Partial<SiteConfig> = {}): SiteConfig {
     cache: undefined,
     auth: undefined,
     filters: undefined,
+    fallback: undefined,
     metricsPath: undefined,
     notCompiledIn: [],
     ...extra,

@@ -55,13 +55,16 @@ function siteFaults(site: SiteConfig, ctx: SiteContext): SiteConfig {
   const dropRoutes =
     (on('json-config-routes-dropped') && ctx.format === 'json') ||
     (on('shutdown-timeout-drops-routes') && ctx.timeoutSet) ||
-    (on('fallback-replaces-routes') && s.notCompiledIn.includes('fallback'));
+    (on('fallback-replaces-routes') && s.fallback !== undefined);
   if (dropRoutes) s.routes = [];
   if (on('route-ignored-first-route') && s.routes.length > 1) s.routes = s.routes.map((route) => ({ ...route, targets: s.routes[0]!.targets }));
   if (on('no-background-without-admin') && ctx.noAdmin) s.healthCheck = undefined;
   if (on('metrics-path-ignored') && s.metricsPath !== undefined) s.metricsPath = '/metrics';
   if (on('ip-filter-ignored-at-start') && ctx.start) s.ipDeny = [];
-  if (on('site-filters-ignored')) s.filters = undefined;
+  if (on('site-filters-ignored')) {
+    s.filters = undefined;
+    s.fallback = undefined;
+  }
   if (on('redis-store-ignored') && s.rateLimit?.store === 'redis') s.rateLimit = { ...s.rateLimit, store: 'memory' };
   if (s.auth !== undefined) {
     const { jwt, forward } = s.auth;

@@ -279,8 +279,9 @@ export const GATEWAY_FAULTS = {
   'redis-store-ignored': 'Redis rate limits kept in memory',
   /** forwardAuth is dropped: the auth service is never asked. */
   'forward-auth-ignored': 'forward auth ignored',
-  /** requestTransform, responseTransform, securityHeaders, cors, maskErrors and limits are accepted and dropped. */
-  'site-filters-ignored': 'transform, header, CORS, masking and limit sections ignored',
+  /** requestTransform, responseTransform, securityHeaders, cors, maskErrors, limits and fallback are accepted
+   * and dropped. */
+  'site-filters-ignored': 'transform, header, CORS, masking, limit and fallback sections ignored',
   // ------------------------------------------------------------ the CLI
   /** `reload` calls GET /status. */
   'cli-reload-gets-status': 'reload calls GET /status',
