@@ -55,10 +55,19 @@ export function upstreamRequestHeaders(req: IncomingMessage, client: string, sch
   return out;
 }
 
+const NO_NAMES: ReadonlySet<string> = new Set();
+
 /** `list` (a flat name/value list) with the headers of `set` in place of any of the same names. */
 export function replaceHeaders(list: string[], set: readonly (readonly [string, string])[]): string[] {
-  if (set.length === 0) return list;
-  const names = new Set(set.map(([name]) => name.toLowerCase()));
+  return changeHeaders(list, NO_NAMES, set);
+}
+
+/** `list` without the headers named in `remove` (lower-case), then with those of `set` in place of any of
+ * the same names: one pass over the list. */
+export function changeHeaders(list: string[], remove: ReadonlySet<string>, set: readonly (readonly [string, string])[]): string[] {
+  if (set.length === 0 && remove.size === 0) return list;
+  const names = new Set(remove);
+  for (const [name] of set) names.add(name.toLowerCase());
   const out = list.filter((_, i) => !names.has(list[i - (i % 2)]!.toLowerCase()));
   for (const [name, value] of set) out.push(name, value);
   return out;

@@ -4,13 +4,7 @@
 // flat name/value lists (the form node:http's writeHead and the upstream client take as they are).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CorsConfig, HeaderTransformConfig, SiteFiltersConfig } from '../config/gateway-config.ts';
-import { replaceHeaders } from './forward-headers.ts';
-
-/** `list` without the headers named in `names` (lower-case). */
-function withoutNames(list: string[], names: ReadonlySet<string>): string[] {
-  if (names.size === 0) return list;
-  return list.filter((_, i) => !names.has(list[i - (i % 2)]!.toLowerCase()));
-}
+import { changeHeaders, replaceHeaders } from './forward-headers.ts';
 
 /** The value of header `name` (lower-case) in a flat list, or undefined. */
 function headerValue(list: readonly string[], name: string): string | undefined {
@@ -28,7 +22,7 @@ class HeaderTransform {
   }
 
   apply(list: string[]): string[] {
-    return replaceHeaders(withoutNames(list, this.#remove), this.#set);
+    return changeHeaders(list, this.#remove, this.#set);
   }
 }
 
