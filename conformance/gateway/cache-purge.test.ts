@@ -3,10 +3,11 @@
 // was served from the cache. The upstream marks its answers cacheable for a gateway that wants it said.
 import { check, type CaseContext } from '../harness/index.ts';
 import { jsonObject, needOk, successBody } from './admin-client.ts';
-import { type Gateway, sharedGateway } from './gateway.ts';
+import { startRedis } from '../harness/redis-server.ts';
+import { type Gateway, sharedGateway, startGateway } from './gateway.ts';
 import { needs } from './target.ts';
 import { freshPath } from './traffic.ts';
-import { sharedUpstreams, type Upstream } from './upstream.ts';
+import { sharedUpstreams, startUpstreams, type Upstream } from './upstream.ts';
 
 const CACHE = needs('cache');
 
@@ -104,7 +105,67 @@ check('gateway/cache-purge/in-memory-only/in-memory-entry-purged', CACHE, async 
   t.is(body?.purged, true, JSON.stringify(body));
 });
 
+// ---------------------------------------------------------------- a Redis-backed cache
+
+const REDIS_CACHE = { needs: [...needs('cache', 'redis').needs!, 'redis-server'] };
+
+/** `count` gateways whose site keeps its cache in one Redis (the neutral form's global.redis and
+ * cache.store), routing /c to an upstream that marks its answers cacheable. */
+async function redisCacheGateways(c: CaseContext, count: number): Promise<{ gateways: Gateway[]; up: Upstream }> {
+  const redis = await startRedis();
+  c.defer(() => redis.close());
+  const [up] = await startUpstreams(c, 'up');
+  up!.answer = () => ({ headers: { 'cache-control': 'public, max-age=300' } });
+  const setup = {
+    global: { redis: { url: redis.url, keyPrefix: `conformance-${Date.now()}:` } },
+    sites: [{ routes: [{ path: '/c', targets: [up!.url] }], cache: { ttlMs: 300_000, store: 'redis' } }],
+  };
+  const gateways: Gateway[] = [];
+  for (let i = 0; i < count; i++) gateways.push(await startGateway(c, setup));
+  return { gateways, up: up! };
+}
+
+/** GETs `path` until it is served from the cache (the write is not waited for); the case cannot judge a
+ * purge without that. */
+async function cachedAt(c: CaseContext, g: Gateway, up: Upstream, path: string): Promise<void> {
+  for (let i = 0; i < 10; i++) {
+    await c.need(`GET ${path}`, g.http.get(path));
+    if (i >= 1 && fetched(up, path) === 1) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  c.inconclusive(`the Redis-backed cache did not serve a repeated GET of ${path} (the upstream saw it ${fetched(up, path)} times)`);
+}
+
+check('gateway/cache-purge/in-memory-only/redis-entry-outlives-purge', REDIS_CACHE, async (t, c) => {
+  const { gateways, up } = await redisCacheGateways(c, 1);
+  const g = gateways[0]!;
+  const path = freshPath('/c');
+  await cachedAt(c, g, up, path);
+  await purge(g, fullUrl(g, path));
+  await g.http.get(path);
+  t.is(fetched(up, path), 1, 'after a purge, the Redis-backed entry was fetched from the upstream again');
+});
+
 // ---------------------------------------------------------------- the reference's choices (unspecified)
+
+check('gateway/cache-purge/redis-store/entries-shared-by-instances', REDIS_CACHE, async (t, c) => {
+  const { gateways, up } = await redisCacheGateways(c, 2);
+  const path = freshPath('/c');
+  await c.need(`GET ${path} through the first gateway`, gateways[0]!.http.get(path));
+  // The entry is written after the answer: a moment for it to land.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const second = await gateways[1]!.http.get(path);
+  t.is(second.status, 200);
+  t.is(fetched(up, path), 1, 'the second gateway fetched the URL itself instead of serving the shared entry');
+});
+
+check('gateway/cache-purge/redis-backend/501', REDIS_CACHE, async (t, c) => {
+  const { gateways } = await redisCacheGateways(c, 1);
+  const g = gateways[0]!;
+  const res = await purge(g, fullUrl(g, '/c/x'));
+  t.is(res.status, 501, res.text);
+  t.regex(String(jsonObject(res)?.message), /redis/i);
+});
 
 check('gateway/cache-purge/missing-or-invalid-url-400/names-url', CACHE, async (t, c) => {
   const { g } = await cacheGateway(c);

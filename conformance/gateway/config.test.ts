@@ -137,13 +137,13 @@ check('gateway/config/other-known-keys/accepted', GATEWAY, async (t, c) => {
         {
           host: 'known.test',
           routes: [{ path: '/', targets: [up!.url] }],
-          http2: {},
+          http2: false,
           compression: {},
           // Generous bounds: the case is about the keys being accepted, not about probes on a loaded machine.
           healthCheck: { path: PROBE_PATH, intervalMs: 1000, timeoutMs: 5000, unhealthyThreshold: 10 },
           metrics: { path: '/metrics' },
           ipFilter: { deny: ['198.51.100.0/24'] },
-          upload: {},
+          upload: { path: '/upload', dir: 'uploads' },
           fallback: {},
         },
         { routes: [{ path: '/', targets: [up!.url] }], tls: { acme: {} } as never },

@@ -4,6 +4,8 @@
 // held at the upstream meanwhile, still completes. And (the reference's choice) reloads under traffic never
 // mix two configurations in one request or drop one.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { type CaseContext, check } from '../harness/index.ts';
@@ -23,6 +25,8 @@ interface HotChange {
   after: Partial<SiteSetup>;
   /** Headers the request held across the reload needs to pass the config before it. */
   pass?: Record<string, string>;
+  /** Files beside the config (static roots). */
+  files?: Record<string, string>;
 }
 
 /** Runs one section change: a gateway with `before`, a request held at the upstream, the file rewritten
@@ -39,9 +43,9 @@ async function hotChange(
   const held = new Promise<void>((resolve) => (release = resolve));
   c.defer(() => release());
   a!.answer = (r) => (r.url.includes(`${HELD}/`) ? { until: held } : {});
-  const { before, after, pass } = change(Object.fromEntries(ups.map((u) => [u.name, u])));
+  const { before, after, pass, files } = change(Object.fromEntries(ups.map((u) => [u.name, u])));
   const site = (sections: Partial<SiteSetup>): SiteSetup => ({ routes: [{ path: '/', targets: [a!.url] }], ...sections });
-  const g = await startGateway(c, { sites: [site(before)] });
+  const g = await startGateway(c, { sites: [site(before)] }, { files: files ?? {} });
   const path = freshPath(HELD);
   const long = g.http.request({ path, headers: pass ?? {}, timeoutMs: 30_000 });
   // Generous: on a loaded machine the first request through a fresh gateway (and its auth service) is slow.
@@ -215,6 +219,61 @@ check('gateway/config/hot-sections/limits-body-bound-lowered', hot('limits'), as
       const res = await g.http.request({ method: 'POST', path, body: 'z'.repeat(100) });
       t.is(res.status, 413, `a 100-byte body after the bound went from 4096 to 16 bytes: ${res.status} ${res.text.slice(0, 120)}`);
       t.is(a.got(path).length, 0, 'the refused body reached the upstream');
+    },
+  );
+});
+
+check('gateway/config/hot-sections/proxy-preserve-host-switched-off', hot('proxy'), async (t, c) => {
+  await hotChange(
+    t,
+    c,
+    () => ({ before: { proxy: { preserveHost: true } }, after: { proxy: { preserveHost: false } } }),
+    async (g, a) => {
+      const sent = await send(g.http, '/', [a]);
+      t.is(a.got(sent.path)[0]?.headers.host, new URL(a.url).host, `the Host the upstream got after the reload: ${fared(sent)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/static-root-changed', hot('static'), async (t, c) => {
+  const files = { 'old/page.txt': 'OLD FILE', 'new/page.txt': 'NEW FILE' };
+  await hotChange(
+    t,
+    c,
+    () => ({ before: { static: { root: 'old', path: '/files' } }, after: { static: { root: 'new', path: '/files' } }, files }),
+    async (g) => {
+      const res = await g.http.get('/files/page.txt');
+      t.is(res.text, 'NEW FILE', `the file served after the reload: ${res.status} ${res.text.slice(0, 80)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/middleware-prefix-changed', hot('middleware'), async (t, c) => {
+  const prefix = (value: string) => ({ middleware: [{ addPrefix: value }] });
+  await hotChange(
+    t,
+    c,
+    () => ({ before: prefix('/old'), after: prefix('/new') }),
+    async (g, a) => {
+      const sent = await send(g.http, '/', [a]);
+      t.is(sent.arrived[0], `/new${sent.path}`, `the path the upstream got after the reload: ${fared(sent)}`);
+    },
+  );
+});
+
+check('gateway/config/hot-sections/logging-file-changed', hot('logging'), async (t, c) => {
+  const to = (file: string) => ({ logging: { format: 'tiny', file } });
+  let dir = '';
+  await hotChange(
+    t,
+    c,
+    () => ({ before: to('old.log'), after: to('new.log') }),
+    async (g, a) => {
+      dir = g.dir;
+      const sent = await send(g.http, '/', [a]);
+      const read = (name: string) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : '');
+      t.true(await waitFor(() => read('new.log').includes(sent.path), 5000), `the request after the reload is not in new.log: ${read('new.log').slice(-200)}`);
+      t.false(read('old.log').includes(sent.path), 'the request after the reload was logged to old.log');
     },
   );
 });

@@ -26,6 +26,7 @@ export const FEATURES = [
   'cache', 'tls', 'health-checks', 'outlier-detection', 'retries', 'rate-limit', 'metrics',
   'basic-auth', 'api-key', 'jwt-auth', 'forward-auth', 'consumers', 'redis',
   'request-transform', 'response-transform', 'security-headers', 'cors', 'mask-errors', 'limits', 'fallback',
+  'proxy', 'static', 'middleware', 'logging', 'compression', 'upload', 'http2',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 

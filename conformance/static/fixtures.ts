@@ -10,24 +10,7 @@ export function shellScript(body: string, headers = 'Content-Type: text/plain'):
   return { content: `#!/bin/sh\nprintf '%s\\r\\n\\r\\n' '${headers}'\n${body}\n`, mode: 0o755 };
 }
 
-/** A multipart/form-data body with the given file parts. */
-export function multipart(
-  parts: { field?: string; name: string; type?: string; content: string | Uint8Array }[],
-  boundary = 'conformBoundary7MA4YWxkTrZu0gW',
-): { body: Buffer; contentType: string } {
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${p.field ?? 'file'}"; filename="${p.name}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      Buffer.from(p.content),
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+export { multipart } from '../harness/multipart-body.ts';
 
 /** Response headers that are security headers (helmet's, and the like); which ones a server sends is
  * static/helmet/default-set. */

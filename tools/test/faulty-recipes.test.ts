@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import type { JsonReport } from '../conform/report-json.ts';
 import { RECIPES_FAULTS, type RecipesFault } from './faulty/faulty-recipes-faults.ts';
+import { redClauses, redMismatch } from './red-clauses.ts';
 import { bundleTarget, runTool, tempDir } from './run-cli.ts';
 
 // Bundled once: the suite starts a recipe manager for many cases, and a bundle starts in a fraction of tsx's time.
@@ -236,10 +237,8 @@ for (const { faults, expectedRed, also = [], expectedInformational = [], errors 
     for (const r of portBusy) t.log(`${r.id}: not judged here (${r.message})`);
     const unjudged = new Set(portBusy.map((r) => r.clause));
     const expected = [...new Set(expectedRed.map(id))].filter((clause) => !unjudged.has(clause)).sort();
-    const failed = report.results.filter((r) => r.outcome === 'fail');
-    const red = [...new Set(failed.map((r) => r.clause))].sort();
     t.is(run.code, expected.length > 0 ? 1 : 0, run.stderr);
-    t.deepEqual(red, expected, failed.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'));
+    t.deepEqual(redClauses(report), expected, redMismatch(report, expected));
     const informational = report.results.filter((r) => r.outcome === 'informational');
     t.deepEqual(
       [...new Set(informational.map((r) => r.clause))].sort(),

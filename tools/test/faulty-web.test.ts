@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { JsonReport } from '../conform/report-json.ts';
 import { WEB_FAULTS, type WebFault } from './faulty/faulty-web-faults.ts';
+import { redClauses, redMismatch } from './red-clauses.ts';
 import { runTool, tempDir } from './run-cli.ts';
 
 interface FaultRun {
@@ -91,10 +92,8 @@ for (const { faults, selection, expectedRed, expectedInformational = [], notAppl
       { FAULTS: faults.join(',') },
     );
     const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
-    const failed = report.results.filter((r) => r.outcome === 'fail');
-    const red = [...new Set(failed.map((r) => r.clause))].sort();
     t.is(run.code, 1, run.stderr);
-    t.deepEqual(red, [...expectedRed].sort(), failed.map((r) => `${r.id}: ${r.message.split('\n')[0]}`).join('\n'));
+    t.deepEqual(redClauses(report), [...expectedRed].sort(), redMismatch(report, expectedRed));
     t.deepEqual([...new Set(report.results.filter((r) => r.outcome === 'informational').map((r) => r.clause))].sort(), expectedInformational);
     t.deepEqual(
       report.results.filter((r) => r.outcome === 'not-applicable').map((r) => r.id),

@@ -19,11 +19,15 @@ export function runTool(tool: 'conform' | 'spec', args: string[], env: Record<st
 /** Runs a TypeScript file of the project (path relative to the root) under tsx. */
 export function runScript(script: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
+    // A group of its own, ended with the test process: a test that times out leaves no run behind.
     const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, script), ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    running.add(child.pid!);
+    child.once('close', () => running.delete(child.pid!));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
@@ -37,8 +41,16 @@ export function runScript(script: string, args: string[], env: Record<string, st
 }
 
 const made: string[] = [];
-// The project's tests leave no folders behind either.
+const running = new Set<number>();
+// The project's tests leave no runs or folders behind either.
 process.once('exit', () => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 

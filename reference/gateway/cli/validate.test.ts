@@ -45,11 +45,11 @@ test('-c names the file relative to the working directory, spaces and non-ASCII 
   const cwd = folder();
   mkdirSync(join(cwd, 'mein ördner'));
   const file = join(cwd, 'mein ördner', 'gâte way.json');
-  writeFileSync(file, JSON.stringify({ sites: [{ port: 80, logging: {} }] }));
+  writeFileSync(file, JSON.stringify({ sites: [{ port: 80, tls: { acme: {} } }] }));
   const io = captureIo(cwd);
   t.is(await runValidate(['-c', 'mein ördner/gâte way.json'], io), 0);
   t.is(io.stdoutText, `${file}: valid (1 site, 0 routes, 0 targets)\n`);
-  t.is(io.stderrText, 'warning: logging: configured but not compiled in\n');
+  t.is(io.stderrText, 'warning: tls.acme: configured but not compiled in\n');
   t.is(await runValidate(['--config', file], captureIo('/')), 0);
 });
 

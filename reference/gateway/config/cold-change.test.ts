@@ -10,6 +10,7 @@ const route = (path = '/', port = 9001) => ({ path, targets: [{ url: `http://127
 const plain = (port: number, host?: string, extra: object = {}) => ({ port, host, routes: [route()], ...extra });
 const tls = (port: number, host?: string, cert = 'cert.pem', key = 'key.pem') => plain(port, host, { tls: { cert, key } });
 const admin = (bind: string, token?: string) => ({ admin: { bind, token } });
+const h2 = (port: number, host?: string) => plain(port, host, { http2: true });
 
 const cases: [string, Raw, Raw, string | undefined][] = [
   ['nothing changed', { sites: [plain(80)] }, { sites: [plain(80)] }, undefined],
@@ -47,6 +48,18 @@ const cases: [string, Raw, Raw, string | undefined][] = [
   ['new TLS host, new certificate', { sites: [tls(443, 'a.test')] }, { sites: [tls(443, 'a.test'), tls(443, 'b.test', 'b.pem', 'b.key')] }, 'sites[1].tls.cert'],
   ['new TLS host, same cert, other key', { sites: [tls(443, 'a.test')] }, { sites: [tls(443, 'a.test'), tls(443, 'b.test', 'cert.pem', 'b.key')] }, 'sites[1].tls.key'],
   ['plain site replaces the TLS one on its port', { sites: [tls(443, 'a.test')] }, { sites: [plain(443, 'b.test')] }, 'sites[0].tls.cert'],
+  ['http2 switched on', { sites: [plain(80)] }, { sites: [h2(80)] }, 'sites[0].http2'],
+  ['http2 switched off', { sites: [h2(80)] }, { sites: [plain(80)] }, 'sites[0].http2'],
+  ['http2 written as its default', { sites: [plain(80)] }, { sites: [plain(80, undefined, { http2: false })] }, undefined],
+  ['http2 switched on over TLS', { sites: [tls(443)] }, { sites: [{ ...tls(443), http2: true }] }, 'sites[0].http2'],
+  ['http2 switched on for a site of a port already speaking it', { sites: [h2(80, 'a.test'), plain(80, 'b.test')] }, { sites: [h2(80, 'a.test'), h2(80, 'b.test')] }, 'sites[1].http2'],
+  ['new http2 site on a port without it', { sites: [plain(80, 'a.test')] }, { sites: [plain(80, 'a.test'), h2(80, 'b.test')] }, 'sites[1].http2'],
+  ['new http2 site on a port speaking it', { sites: [h2(80, 'a.test')] }, { sites: [h2(80, 'a.test'), h2(80, 'b.test')] }, undefined],
+  ['new site without http2 on a port still speaking it', { sites: [h2(80, 'a.test')] }, { sites: [h2(80, 'a.test'), plain(80, 'b.test')] }, undefined],
+  ['the http2 site removed, its port would stop speaking it', { sites: [h2(80, 'a.test'), plain(80, 'b.test')] }, { sites: [plain(80, 'b.test')] }, 'sites[0].http2'],
+  ['the http2 site replaced by one without', { sites: [h2(80, 'a.test')] }, { sites: [plain(80, 'b.test')] }, 'sites[0].http2'],
+  ['an http2 site removed, another keeps the port speaking it', { sites: [h2(80, 'a.test'), h2(80, 'b.test')] }, { sites: [h2(80, 'b.test')] }, undefined],
+  ['http2 site added on a new port', { sites: [plain(80)] }, { sites: [plain(80), h2(81)] }, 'sites[1].port'],
   ['first cold field wins', { sites: [plain(80)] }, { global: admin('127.0.0.1:2019'), workers: 3, sites: [plain(81)] }, 'global.admin.bind'],
 ];
 

@@ -114,6 +114,29 @@ export interface SiteFiltersConfig {
   limits: { maxBodyBytes: number | undefined; upstreamTimeoutMs: number | undefined } | undefined;
 }
 
+/** One step of a site's middleware list: the request path rewritten (or answered with a redirect) before
+ * static files, uploads and routes see it. */
+export type MiddlewareStep =
+  | { kind: 'stripPrefix'; prefix: string }
+  | { kind: 'addPrefix'; prefix: string }
+  | { kind: 'replacePathRegex'; pattern: RegExp; replacement: string }
+  | { kind: 'redirectRegex'; pattern: RegExp; replacement: string; status: number };
+
+/** The sections that serve or shape a site's traffic besides its routes (site-serving.ts builds them). */
+export interface SiteServingConfig {
+  /** How requests go upstream: the client's Host kept (else the target's), X-Forwarded-* added. */
+  proxy: { preserveHost: boolean; forwardedHeaders: boolean };
+  /** Files under `root` (absolute) answered for GET/HEAD under `path`; a missing file falls through. */
+  static: { root: string; path: string; index: string | false; maxAgeSecs: number } | undefined;
+  middleware: MiddlewareStep[];
+  /** Access log lines in a morgan format, to `file` (absolute) or standard output. */
+  logging: { format: 'combined' | 'common' | 'short' | 'tiny'; file: string | undefined } | undefined;
+  /** gzip, deflate or br for compressible answers of at least `minBytes`. */
+  compression: { minBytes: number } | undefined;
+  /** multipart/form-data POSTs to `path` stored in `dir` (absolute). */
+  upload: { path: string; dir: string; maxBytes: number; maxFiles: number } | undefined;
+}
+
 /** The site's authentication kinds; every one configured must pass, in this order. */
 export interface SiteAuthConfig {
   basic: BasicAuthConfig | undefined;
@@ -142,8 +165,9 @@ export interface SiteConfig {
   rateLimit: { site: RateLimitRule | undefined; routes: Record<string, RateLimitRule>; store: 'memory' | 'redis' } | undefined;
   /** CIDR blocks (single addresses as /32 or /128) denied on the data plane. */
   ipDeny: string[];
-  /** In-memory response cache; undefined = no cache feature (purge answers 501). */
-  cache: { ttlMs: number; maxEntries: number } | undefined;
+  /** Response cache, in memory or in the Redis of global.redis; undefined = no cache feature (purge
+   * answers 501, as it does when every cache is kept in Redis). */
+  cache: { ttlMs: number; maxEntries: number; store: 'memory' | 'redis' } | undefined;
   /** undefined = no authentication. */
   auth: SiteAuthConfig | undefined;
   /** The answer to a request no route matches; undefined = the plain 404. */
@@ -152,6 +176,10 @@ export interface SiteConfig {
   filters: SiteFiltersConfig | undefined;
   /** Metrics endpoint path; undefined = none. */
   metricsPath: string | undefined;
+  /** undefined = none of proxy, static, middleware, logging, compression, upload (proxy at its defaults). */
+  serving: SiteServingConfig | undefined;
+  /** HTTP/2 on the site's listener (ALPN h2 with TLS, prior-knowledge h2c without), beside HTTP/1.1. */
+  http2: boolean;
   /** Named sections accepted but not built (reload reports them as warnings). */
   notCompiledIn: string[];
 }

@@ -87,7 +87,12 @@ const invalid: [string, unknown, string, RegExp?][] = [
   ['retries too many', site({ retries: { attempts: 11 } }), 'sites[0].retries.attempts'],
   ['retries as a number', site({ retries: 2 }), 'sites[0].retries', /object/],
   ['cache ttl 0', site({ cache: { ttlMs: 0 } }), 'sites[0].cache.ttlMs'],
-  ['feature section as text', site({ logging: 'yes' }), 'sites[0].logging', /object .*or a boolean/],
+  ['feature section as text', site({ logging: 'yes' }), 'sites[0].logging', /object/],
+  ['static without a root', site({ static: { path: '/files' } }), 'sites[0].static.root', /required/],
+  ['middleware step of two keys', site({ middleware: [{ stripPrefix: '/a', addPrefix: '/b' }] }), 'sites[0].middleware[0].addPrefix', /unknown key/],
+  ['middleware pattern not a regular expression', site({ middleware: [{ replacePathRegex: { pattern: '(', replacement: '' } }] }), 'sites[0].middleware[0].replacePathRegex.pattern', /regular expression/],
+  ['upload without a folder', site({ upload: { path: '/up' } }), 'sites[0].upload.dir', /required/],
+  ['http2 as text', site({ http2: 'on' }), 'sites[0].http2', /boolean/],
   ['no sites', { sites: [] }, 'sites', /at least 1/],
   ['sites missing', { global: {} }, 'sites', /required/],
   ['sites misspelt', { site: [] }, 'site', /did you mean "sites"/],
@@ -111,6 +116,7 @@ const invalid: [string, unknown, string, RegExp?][] = [
   ['forwardAuth URL not http', site({ forwardAuth: { url: 'ftp://auth.test/verify' } }), 'sites[0].forwardAuth.url', /http/],
   ['forwardAuth URL with a fragment', site({ forwardAuth: { url: 'http://auth.test/verify#x' } }), 'sites[0].forwardAuth.url', /fragment/],
   ['rateLimit in Redis without global.redis', site({ rateLimit: { requests: 5, store: 'redis' } }), 'sites[0].rateLimit.store', /global\.redis/],
+  ['cache in Redis without global.redis', site({ cache: { store: 'redis' } }), 'sites[0].cache.store', /global\.redis/],
   ['global.redis URL not redis', site({}, { global: { redis: { url: 'http://127.0.0.1:6379' } } }), 'global.redis.url', /redis:\/\//],
   ['consumer without a credential', site({ consumers: [{ name: 'a' }] }), 'sites[0].consumers[0]', /apiKeys or basicAuth/],
   ['two consumers of one name', site({ consumers: [{ name: 'a', apiKeys: ['k1'] }, { name: 'a', apiKeys: ['k2'] }] }), 'sites[0].consumers[1].name', /consumers\[0\]/],
@@ -149,6 +155,8 @@ test('defaults: one site, one route', (t) => {
       filters: undefined,
       fallback: undefined,
       metricsPath: undefined,
+      serving: undefined,
+      http2: false,
       notCompiledIn: [],
     },
   ]);
@@ -159,7 +167,7 @@ test('empty sections take their defaults', (t) => {
   t.deepEqual(s?.healthCheck, { path: '/', intervalMs: 10_000, timeoutMs: 2_000, healthyThreshold: 2, unhealthyThreshold: 3 });
   t.deepEqual(s?.outlierDetection, { consecutive5xx: 5, baseEjectionMs: 30_000, maxEjectionMs: 300_000 });
   t.is(s?.retries, 1);
-  t.deepEqual(s?.cache, { ttlMs: 60_000, maxEntries: 1_000 });
+  t.deepEqual(s?.cache, { ttlMs: 60_000, maxEntries: 1_000, store: 'memory' });
   t.is(s?.metricsPath, '/metrics');
   t.is(s?.rateLimit, undefined);
   t.deepEqual(s?.routes, []);
@@ -252,6 +260,36 @@ test('transform, header, CORS, masking and limit sections: defaults, names lower
   t.regex(header?.field ?? '', /^sites\[0\]\.requestTransform/);
 });
 
+test('serving sections: defaults, paths against the config folder, regular expressions, true and false', (t) => {
+  const [s] = validate(
+    site({
+      proxy: { preserveHost: false },
+      static: { root: 'public' },
+      middleware: [{ stripPrefix: '/v1' }, { addPrefix: '/api' }, { redirectRegex: { pattern: '^/old/(.*)$', replacement: '/new/$1' } }],
+      logging: true,
+      compression: { minBytes: 10 },
+      upload: { path: '/up', dir: 'uploads' },
+    }),
+  ).sites;
+  t.deepEqual(s?.serving, {
+    proxy: { preserveHost: false, forwardedHeaders: true },
+    static: { root: join(dir, 'public'), path: '/', index: 'index.html', maxAgeSecs: 0 },
+    middleware: [
+      { kind: 'stripPrefix', prefix: '/v1' },
+      { kind: 'addPrefix', prefix: '/api' },
+      { kind: 'redirectRegex', pattern: /^\/old\/(.*)$/, replacement: '/new/$1', status: 302 },
+    ],
+    logging: { format: 'combined', file: undefined },
+    compression: { minBytes: 10 },
+    upload: { path: '/up', dir: join(dir, 'uploads'), maxBytes: 10 * 1024 * 1024, maxFiles: 10 },
+  });
+  t.deepEqual(validate(site({ logging: { format: 'tiny', file: 'logs/a.log' } })).sites[0]?.serving?.logging, { format: 'tiny', file: join(dir, 'logs/a.log') });
+  const [off] = validate(site({ proxy: false, static: false, middleware: [], logging: false, compression: false, upload: false })).sites;
+  t.is(off?.serving, undefined);
+  t.is(validate(site({ proxy: { preserveHost: true, forwardedHeaders: true } })).sites[0]?.serving, undefined);
+  t.true(validate(site({ http2: true })).sites[0]?.http2);
+});
+
 test('rate limits, denies, features not compiled in, hotReload on a site', (t) => {
   const config = validate(
     site({
@@ -268,14 +306,10 @@ test('rate limits, denies, features not compiled in, hotReload on a site', (t) =
   const [s] = config.sites;
   t.deepEqual(s?.rateLimit, { site: { requests: 100, windowMs: 60_000 }, routes: { '/api': { requests: 10, windowMs: 1000 } }, store: 'memory' });
   t.deepEqual(s?.ipDeny, ['10.0.0.0/8', '192.0.2.7/32', '2001:db8::1/128']);
-  t.deepEqual(s?.notCompiledIn, ['logging', 'tls.acme', 'compression']);
+  t.deepEqual(s?.notCompiledIn, ['tls.acme']);
   t.is(s?.tls, undefined);
   t.true(config.hotReload);
-  t.deepEqual(notCompiledInWarnings(config), [
-    'logging: configured but not compiled in',
-    'tls.acme: configured but not compiled in',
-    'compression: configured but not compiled in',
-  ]);
+  t.deepEqual(notCompiledInWarnings(config), ['tls.acme: configured but not compiled in']);
 });
 
 test('TLS paths resolve against the config file folder, awkward names included', (t) => {

@@ -15,6 +15,7 @@ import type {
 import { formatKeyPath } from './key-path.ts';
 import { normalizeAuth, type RawAuthSections } from './normalize-auth.ts';
 import { normalizeFilters, type RawFilterSections } from './normalize-filters.ts';
+import { normalizeServing, type RawServingSections } from './normalize-serving.ts';
 import { targetKey, targetUrlProblem } from './target-url.ts';
 
 export interface RawRateLimitRule {
@@ -22,7 +23,7 @@ export interface RawRateLimitRule {
   windowMs?: number;
 }
 
-export interface RawSite extends RawAuthSections, RawFilterSections {
+export interface RawSite extends RawAuthSections, RawFilterSections, RawServingSections {
   host?: string;
   port: number;
   tls?: { cert?: string; key?: string; acme?: unknown };
@@ -32,10 +33,11 @@ export interface RawSite extends RawAuthSections, RawFilterSections {
   retries?: { attempts?: number };
   rateLimit?: { requests?: number; windowMs?: number; routes?: Record<string, RawRateLimitRule>; store?: 'memory' | 'redis' };
   ipFilter?: { deny?: string[] };
-  cache?: { ttlMs?: number; maxEntries?: number };
+  cache?: { ttlMs?: number; maxEntries?: number; store?: 'memory' | 'redis' };
   metrics?: { path?: string };
   fallback?: false | { status?: number; body?: string; contentType?: string; headers?: Record<string, string> };
   hotReload?: boolean;
+  http2?: boolean;
   [section: string]: unknown;
 }
 
@@ -47,15 +49,11 @@ export const SITE_DEFAULTS = Object.freeze({
   outlierDetection: Object.freeze({ consecutive5xx: 5, baseEjectionMs: 30_000, maxEjectionMs: 300_000 }),
   retryAttempts: 1,
   rateLimitWindowMs: 60_000,
-  cache: Object.freeze({ ttlMs: 60_000, maxEntries: 1_000 }),
+  cache: Object.freeze({ ttlMs: 60_000, maxEntries: 1_000, store: 'memory' as 'memory' | 'redis' }),
   metricsPath: '/metrics',
   fallback: Object.freeze({ status: 404, body: '', contentType: 'text/plain; charset=utf-8' }),
 });
 
-/** Sections accepted as objects (or true/false) and stored, but not built: a reload warns about them. */
-export const NOT_COMPILED_IN: readonly string[] = [
-  'proxy', 'static', 'middleware', 'logging', 'http2', 'compression', 'upload',
-];
 
 const HEALTH_PATH = '/__health__';
 
@@ -75,11 +73,13 @@ export function normalizeSite(raw: RawSite, index: number, baseDir: string, redi
     retries: raw.retries === undefined ? 0 : (raw.retries.attempts ?? SITE_DEFAULTS.retryAttempts),
     rateLimit: normalizeRateLimit(raw.rateLimit, routes, at, redis),
     ipDeny: normalizeDeny(raw.ipFilter?.deny ?? [], at),
-    cache: raw.cache === undefined ? undefined : { ...SITE_DEFAULTS.cache, ...raw.cache },
+    cache: normalizeCache(raw.cache, at, redis),
     auth: normalizeAuth(raw, baseDir, at),
     filters: normalizeFilters(raw, at),
     fallback: normalizeFallback(raw.fallback),
     metricsPath: normalizeMetricsPath(raw.metrics, at),
+    serving: normalizeServing(raw, baseDir, at),
+    http2: raw.http2 === true,
     notCompiledIn: notCompiledIn(raw),
   };
 }
@@ -150,6 +150,12 @@ function normalizeRateLimit(raw: RawSite['rateLimit'], routes: RouteConfig[], at
   return { site, routes: byRoute, store };
 }
 
+function normalizeCache(raw: RawSite['cache'], at: At, redis: boolean): SiteConfig['cache'] {
+  if (raw === undefined) return undefined;
+  if (raw.store === 'redis' && !redis) throw new ConfigError(at('cache', 'store'), 'is redis, but global.redis names no Redis');
+  return { ...SITE_DEFAULTS.cache, ...raw };
+}
+
 function normalizeDeny(raw: string[], at: At): string[] {
   const blocks = raw.map((text, d) => {
     const block = normalizeCidr(text);
@@ -177,12 +183,7 @@ function normalizeMetricsPath(raw: RawSite['metrics'], at: At): string | undefin
   return path;
 }
 
-/** The configured sections this build does not implement, in the order the site lists them. */
+/** The configured sections this build does not implement: tls.acme. */
 function notCompiledIn(raw: RawSite): string[] {
-  const sections: string[] = [];
-  for (const [key, value] of Object.entries(raw)) {
-    if (key === 'tls' && raw.tls?.acme !== undefined && raw.tls.acme !== false) sections.push('tls.acme');
-    else if (NOT_COMPILED_IN.includes(key) && value !== false) sections.push(key);
-  }
-  return sections;
+  return raw.tls?.acme !== undefined && raw.tls.acme !== false ? ['tls.acme'] : [];
 }

@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { ConfigError } from './config-error.ts';
 import { loadConfig, resolveConfigPath } from './load-config.ts';
 import { FILTER_DEFAULTS } from './normalize-filters.ts';
+import { SERVING_DEFAULTS } from './normalize-serving.ts';
 import { SITE_DEFAULTS } from './normalize-site.ts';
 import { GLOBAL_DEFAULTS } from './normalize-config.ts';
 import { MAX_CONFIG_BYTES } from './read-config-file.ts';
@@ -118,6 +119,25 @@ test("the schema's defaults are the loader's", (t) => {
   t.deepEqual(
     { status: fallback.status.default, body: fallback.body.default, contentType: fallback.contentType.default },
     { ...SITE_DEFAULTS.fallback },
+  );
+  const proxy = site.proxy.oneOf[0]!.properties!;
+  const files = site.static.oneOf[0]!.properties!;
+  const upload = site.upload.oneOf[0]!.properties!;
+  const redirect = site.middleware.items.oneOf[3]!.properties!.redirectRegex!.properties!;
+  t.deepEqual(
+    {
+      preserveHost: proxy.preserveHost.default,
+      forwardedHeaders: proxy.forwardedHeaders.default,
+      staticPath: files.path.default,
+      staticIndex: files.index.default,
+      staticMaxAgeSecs: files.maxAgeSecs.default,
+      redirectStatus: redirect.status.default,
+      logFormat: site.logging.oneOf[0]!.properties!.format.default,
+      compressionMinBytes: site.compression.oneOf[0]!.properties!.minBytes.default,
+      uploadMaxBytes: upload.maxBytes.default,
+      uploadMaxFiles: upload.maxFiles.default,
+    },
+    { ...SERVING_DEFAULTS },
   );
   const cors = site.cors.oneOf[0]!.properties!;
   t.deepEqual(cors.allowMethods.default, [...FILTER_DEFAULTS.corsMethods]);

@@ -6,7 +6,7 @@ test('GET 200 answers are cached per scheme, host, path and query; purge ignores
   let n = 0;
   const up = await startUpstream('up', (req, res) => res.end(`${req.url} #${++n}`));
   const { gateway, port } = await startGateway(
-    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 60_000, maxEntries: 100 } })]),
+    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 60_000, maxEntries: 100, store: 'memory' } })]),
   );
   try {
     const first = await ask(port, '/a?x=1', { host: 'shop.test' });
@@ -41,7 +41,7 @@ test('only GET/HEAD 200 answers without no-store are stored; Vary variants are d
     else res.end(`${req.method} #${n}`);
   });
   const { gateway, port } = await startGateway(
-    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 60_000, maxEntries: 100 } })]),
+    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 60_000, maxEntries: 100, store: 'memory' } })]),
   );
   try {
     await ask(port, '/404');
@@ -68,7 +68,7 @@ test('entries expire after ttlMs and the oldest go beyond maxEntries', async (t)
   let n = 0;
   const up = await startUpstream('up', (req, res) => res.end(`${req.url} #${++n}`));
   const { gateway, port } = await startGateway(
-    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 300, maxEntries: 2 } })]),
+    config([site({ routes: [route('/', [up.url])], cache: { ttlMs: 300, maxEntries: 2, store: 'memory' } })]),
   );
   try {
     await ask(port, '/1');
@@ -91,7 +91,7 @@ test('purge without any cache is not-implemented; an invalid URL is bad-request'
   } finally {
     await gateway.shutdown();
   }
-  const cached = await startGateway(config([site({ routes: [], cache: { ttlMs: 1000, maxEntries: 1 } })]));
+  const cached = await startGateway(config([site({ routes: [], cache: { ttlMs: 1000, maxEntries: 1, store: 'memory' } })]));
   try {
     t.is(t.throws(() => cached.gateway.purge('not a url'), { instanceOf: GatewayError })?.code, 'bad-request');
   } finally {

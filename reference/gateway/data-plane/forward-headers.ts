@@ -32,9 +32,11 @@ function connectionTokens(value: string | string[] | undefined): Set<string> | u
   return tokens.length === 0 ? undefined : new Set(tokens);
 }
 
-/** The request's headers for the upstream, as a flat name/value list (the form the upstream pool takes). */
-export function upstreamRequestHeaders(req: IncomingMessage, client: string, scheme: string): string[] {
+/** The request's headers for the upstream, as a flat name/value list (the form the upstream pool takes);
+ * `forwarded` false (the site's proxy.forwardedHeaders): no X-Forwarded-* added, the client's passed on. */
+export function upstreamRequestHeaders(req: IncomingMessage, client: string, scheme: string, forwarded = true): string[] {
   const raw = req.rawHeaders;
+  if (!forwarded) return withoutHopByHop(raw, connectionTokens(req.headers.connection));
   const extra = connectionTokens(req.headers.connection);
   const out: string[] = [];
   let forwardedFor: string | undefined;
@@ -52,6 +54,15 @@ export function upstreamRequestHeaders(req: IncomingMessage, client: string, sch
   out.push('x-forwarded-for', forwardedFor === undefined ? client : `${forwardedFor}, ${client}`);
   out.push('x-forwarded-proto', scheme);
   if (req.headers.host !== undefined) out.push('x-forwarded-host', req.headers.host);
+  return out;
+}
+
+function withoutHopByHop(raw: string[], extra: Set<string> | undefined): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const lower = watched(raw[i]!, extra !== undefined);
+    if (!HOP_BY_HOP.has(lower) && !extra?.has(lower)) out.push(raw[i]!, raw[i + 1]!);
+  }
   return out;
 }
 

@@ -9,9 +9,9 @@ import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
 import type { UpstreamController as Controller, UpstreamHandler } from '../../shared/upstream-client/pooled-connection.ts';
 import { UpstreamError } from '../../shared/upstream-client/upstream-error.ts';
 import type { RouteTarget } from './balancers.ts';
-import { clientResponseHeaders, headerObject } from './forward-headers.ts';
+import { clientResponseHeaders, headerObject, replaceHeaders } from './forward-headers.ts';
 import { sendPlain } from './plain-responses.ts';
-import { MAX_ENTRY_BYTES, type ResponseCache, varyNames, varyValues } from './response-cache.ts';
+import { MAX_ENTRY_BYTES, type SiteCache, varyNames, varyValues } from './response-cache.ts';
 import type { SiteFilters } from './site-filters.ts';
 import type { RouteState } from './site-table.ts';
 import type { Selection, Upstream } from './upstream.ts';
@@ -32,9 +32,11 @@ export interface ExchangeOptions {
   retries: number;
   hasBody: boolean;
   headers: string[];
+  /** The site's proxy.preserveHost is off: the Host header names the chosen target. */
+  targetHost: boolean;
   traffic: Traffic;
   /** Set when the answer may be stored: the site's cache and the request's key. */
-  cache: { store: ResponseCache; key: string } | undefined;
+  cache: { store: SiteCache; key: string } | undefined;
   filters: SiteFilters | undefined;
 }
 
@@ -174,7 +176,7 @@ export class ProxyExchange implements UpstreamHandler {
         {
           path: upstream.basePath + o.path,
           method: o.req.method ?? 'GET',
-          headers: o.headers,
+          headers: o.targetHost ? replaceHeaders(o.headers, [['host', upstream.host]]) : o.headers,
           body: o.hasBody ? this.#body() : null,
         },
         this,

@@ -1,8 +1,10 @@
-// Rate-limit windows kept in Redis (a site's `rateLimit.store: redis`, global.redis): the same fixed window
+// Rate-limit windows and cache entries kept in Redis (a site's `rateLimit.store` or `cache.store: redis`,
+// global.redis; redis-cache.ts keeps the entries). A rate-limit window is the same fixed window
 // per client as the in-memory bucket (rate-limiter.ts), counted by one Lua script (INCR, PEXPIRE on the first
 // request, PTTL when over), so every gateway instance and worker using the Redis shares one count. Redis is
 // never waited on: commands are not queued while the connection is down and time out after 500 ms, and a
-// request whose check fails is let through — counted, and logged by the gateway's periodic sweep (takeFailures).
+// request whose check fails is let through (a cache read that fails is a miss) — counted, and logged by the
+// gateway's periodic sweep (takeFailures).
 // One client per Redis (URL and key prefix), kept across reloads; closed at shutdown.
 import { Redis } from 'ioredis';
 import type { RateLimitRule, RedisConfig } from '../config/gateway-config.ts';
@@ -63,10 +65,30 @@ export class RedisStore {
       const left = await this.#client.gatewayTake(key, rule.windowMs, rule.requests);
       return left === 0 ? 0 : Math.max(1, Math.ceil(left / 1000));
     } catch (error) {
-      this.#failures++;
-      this.#lastError = (error as Error).message;
+      this.#failed(error);
       return 0;
     }
+  }
+
+  /** The text kept under `key` (a cache entry); undefined when there is none or Redis could not be asked
+   * (a failure counted). */
+  async read(key: string): Promise<string | undefined> {
+    try {
+      return (await this.#client.get(key)) ?? undefined;
+    } catch (error) {
+      this.#failed(error);
+      return undefined;
+    }
+  }
+
+  /** Keeps `value` under `key` for `ttlMs`; a failure is counted, never thrown. */
+  write(key: string, value: string, ttlMs: number): void {
+    this.#client.set(key, value, 'PX', ttlMs).catch((error: unknown) => this.#failed(error));
+  }
+
+  #failed(error: unknown): void {
+    this.#failures++;
+    this.#lastError = (error as Error).message;
   }
 
   /** The requests let through unchecked since the last call, and the last error. */

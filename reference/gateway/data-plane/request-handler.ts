@@ -1,7 +1,8 @@
 // The public listener's request pipeline, in order: GET /__health__; runtime denies and the site's
-// ipFilter.deny (403); site by Host (404 without one); the metrics path; a CORS preflight (204); the site's
-// authentication (site-auth.ts: 401, 403, a forward-auth answer, 502); rate-limit buckets (429); route by
-// longest prefix (without one, the site's fallback answer, else 404); a declared body over
+// ipFilter.deny (403); site by Host (404 without one); the site's access log and compression take hold of
+// the answer; the metrics path; a CORS preflight (204); the site's authentication (site-auth.ts: 401, 403, a
+// forward-auth answer, 502); rate-limit buckets (429); the serving sections (site-serving.ts: the middleware
+// list's rewrite or redirect, an upload, a static file); route by longest prefix (without one, the site's fallback answer, else 404); a declared body over
 // limits.maxBodyBytes (413); the response cache; the proxy exchange (site-filters.ts changes the headers both
 // ways). A worker of a gateway of several processes hands two steps to its hooks: the metrics body and the
 // rate-limit decision are the whole gateway's (runtime/cluster-*.ts).
@@ -11,11 +12,12 @@ import { replaceHeaders, upstreamRequestHeaders } from './forward-headers.ts';
 import { type DenyList, matchesAny, parseClient } from './ip-filter.ts';
 import { renderMetrics, sendMetrics } from './metrics.ts';
 import { sendHealth, sendPlain } from './plain-responses.ts';
-import { ProxyExchange, type Traffic } from './proxy-exchange.ts';
-import { type CachedResponse, type ResponseCache, requestKey } from './response-cache.ts';
+import { type ExchangeOptions, ProxyExchange, type Traffic } from './proxy-exchange.ts';
+import { type CachedResponse, requestKey } from './response-cache.ts';
 import { findLongest, pathOf, withoutPrefix } from './route-match.ts';
 import type { Refusal, Verdict } from './site-auth.ts';
 import type { SiteFilters } from './site-filters.ts';
+import { rewrite, type SiteServing } from './site-serving.ts';
 import { type RedisLimits, type SiteState, type SiteTable, selectSite } from './site-table.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -151,6 +153,9 @@ export function createRequestHandler(
     const traffic = plane.traffic;
     traffic.inflight++;
     let exchange: ProxyExchange | undefined;
+    const keep = (started: ProxyExchange): void => {
+      exchange = started;
+    };
     res.once('close', () => {
       exchange?.closed();
       traffic.inflight--;
@@ -175,6 +180,7 @@ export function createRequestHandler(
       sendPlain(res, 404);
       return;
     }
+    site.serving?.enter(req, res);
     const path = pathOf(url);
     const hooks = plane.hooks;
     if (path === site.config.metricsPath && isRead(method)) {
@@ -194,7 +200,8 @@ export function createRequestHandler(
           () => !res.destroyed && sendPlain(res, 503),
         );
       } else if (wait > 0) sendRateLimited(res, wait);
-      else exchange = routed(plane, req, res, site, url, path, client, scheme, set);
+      else if (site.serving === undefined) exchange = routed(plane, req, res, site, url, path, client, scheme, set, keep);
+      else served(site.serving, req, res, url, (target) => (exchange = routed(plane, req, res, site, target, pathOf(target), client, scheme, set, keep)));
     };
     const auth = site.auth;
     if (auth === undefined) {
@@ -216,7 +223,24 @@ export function createRequestHandler(
   };
 }
 
-/** The steps after the rate limits: the route, the cache, the proxy exchange (returned once started). */
+/** The serving sections after the rate limits: the middleware list's rewrite (or redirect), an upload, a
+ * static file; `route` goes on with the request target as rewritten. */
+function served(serving: SiteServing, req: IncomingMessage, res: ServerResponse, url: string, route: (target: string) => void): void {
+  let target = url;
+  if (serving.rewrites) {
+    const rewritten = rewrite(serving.config.middleware, url);
+    if ('redirect' in rewritten) {
+      res.writeHead(rewritten.status, { location: rewritten.redirect, 'content-length': 0 });
+      res.end();
+      return;
+    }
+    target = rewritten.url;
+  }
+  if (!serving.serve(req, res, pathOf(target), () => !res.destroyed && route(target))) route(target);
+}
+
+/** The steps after the rate limits: the route, the cache, the proxy exchange (returned once started).
+ * `url` is the request target as sent upstream (the middleware list may have rewritten the client's). */
 function routed(
   plane: DataPlane,
   req: IncomingMessage,
@@ -227,6 +251,7 @@ function routed(
   client: string,
   scheme: 'http' | 'https',
   set: Verdict['set'],
+  later: (exchange: ProxyExchange) => void,
 ): ProxyExchange | undefined {
   const method = req.method;
   const route = findLongest(site.routesLongestFirst, path);
@@ -246,32 +271,45 @@ function routed(
     sendPlain(res, 413, closeAfterAnswer(req));
     return undefined;
   }
-  let cache: { store: ResponseCache; key: string } | undefined;
-  if (site.cache !== undefined && isRead(method)) {
-    const key = requestKey(scheme, req.headers.host, url);
-    if (key !== undefined) {
-      const now = Date.now();
-      const entry = site.cache.get(key, method!, req.headers, now);
-      if (entry !== undefined) {
-        sendCached(res, entry, now, filters);
-        return undefined;
-      }
-      cache = { store: site.cache, key };
-    }
+  const forward = (cache: ExchangeOptions['cache']): ProxyExchange => {
+    const proxy = site.config.serving?.proxy;
+    const forwarded = upstreamRequestHeaders(req, client, scheme, proxy?.forwardedHeaders);
+    const exchange = new ProxyExchange({
+      req,
+      res,
+      route,
+      path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
+      retries: body ? 0 : site.config.retries,
+      hasBody: body,
+      headers: replaceHeaders(filters === undefined ? forwarded : filters.requestHeaders(forwarded), set ?? []),
+      targetHost: proxy?.preserveHost === false,
+      traffic: plane.traffic,
+      cache,
+      filters,
+    });
+    exchange.start();
+    return exchange;
+  };
+  const store = site.cache;
+  const key = store !== undefined && isRead(method) ? requestKey(scheme, req.headers.host, req.url) : undefined;
+  if (store === undefined || key === undefined) return forward(undefined);
+  const now = Date.now();
+  const entry = store.get(key, method!, req.headers, now);
+  if (entry instanceof Promise) {
+    // A Redis-kept cache: the exchange, if one starts, is handed to `later` (the handler's close listener).
+    entry.then(
+      (found) => {
+        if (res.destroyed) return;
+        if (found !== undefined) sendCached(res, found, Date.now(), filters);
+        else later(forward({ store, key }));
+      },
+      () => !res.destroyed && later(forward({ store, key })),
+    );
+    return undefined;
   }
-  const forwarded = upstreamRequestHeaders(req, client, scheme);
-  const exchange = new ProxyExchange({
-    req,
-    res,
-    route,
-    path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
-    retries: body ? 0 : site.config.retries,
-    hasBody: body,
-    headers: replaceHeaders(filters === undefined ? forwarded : filters.requestHeaders(forwarded), set ?? []),
-    traffic: plane.traffic,
-    cache,
-    filters,
-  });
-  exchange.start();
-  return exchange;
+  if (entry !== undefined) {
+    sendCached(res, entry, now, filters);
+    return undefined;
+  }
+  return forward({ store, key });
 }

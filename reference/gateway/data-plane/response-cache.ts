@@ -1,4 +1,4 @@
-// The in-memory response cache of a site: GET/HEAD 200 answers, keyed by scheme + host without port + path
+// The response cache of a site, in memory (the Redis one is redis-cache.ts): GET/HEAD 200 answers, keyed by scheme + host without port + path
 // + query, so a purge URL with or without a port names the same entry (catalog gateway/cache-purge/*).
 // Variants (method, Vary) live under one key and are dropped together. Entries are bounded in number
 // (least recently stored first out) and in size.
@@ -51,7 +51,38 @@ export function varyValues(requestHeaders: IncomingHttpHeaders, names: readonly 
   return names.map((name) => headerValue(requestHeaders, name));
 }
 
-export class ResponseCache {
+/** The fresh variant of `variants` for the request; a HEAD may be answered from a stored GET. */
+export function pickVariant(variants: readonly CachedResponse[], method: string, requestHeaders: IncomingHttpHeaders, now: number): CachedResponse | undefined {
+  let found: CachedResponse | undefined;
+  for (const entry of variants) {
+    if (entry.expires <= now) continue;
+    if (entry.method !== method && !(method === 'HEAD' && entry.method === 'GET')) continue;
+    if (!entry.vary.every((name, i) => headerValue(requestHeaders, name) === entry.varyValues[i])) continue;
+    if (found === undefined || entry.method === method) found = entry;
+  }
+  return found;
+}
+
+/** `variants` with `entry` in place of the one it replaces (same method and Vary values), expired ones out. */
+export function withVariant(variants: readonly CachedResponse[], entry: CachedResponse): CachedResponse[] {
+  const fresh = variants.filter(
+    (old) => old.expires > entry.storedAt && !(old.method === entry.method && old.varyValues.join('\n') === entry.varyValues.join('\n')),
+  );
+  fresh.push(entry);
+  return fresh;
+}
+
+/** A site's cache: in this process's memory (below) or in Redis (redis-cache.ts, read asynchronously). */
+export interface SiteCache {
+  readonly ttlMs: number;
+  get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number): CachedResponse | undefined | Promise<CachedResponse | undefined>;
+  store(key: string, entry: CachedResponse): void;
+  /** Drops every variant of the key (true when something fresh was there); undefined when the store cannot
+   * be purged (Redis). */
+  purge(key: string, now: number): boolean | undefined;
+}
+
+export class ResponseCache implements SiteCache {
   readonly #entries = new Map<string, CachedResponse[]>();
 
   constructor(
@@ -59,27 +90,13 @@ export class ResponseCache {
     readonly maxEntries: number,
   ) {}
 
-  /** A fresh entry for the request; a HEAD may be answered from a stored GET. */
   get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number): CachedResponse | undefined {
     const variants = this.#entries.get(key);
-    if (variants === undefined) return undefined;
-    let found: CachedResponse | undefined;
-    for (const entry of variants) {
-      if (entry.expires <= now) continue;
-      if (entry.method !== method && !(method === 'HEAD' && entry.method === 'GET')) continue;
-      if (!entry.vary.every((name, i) => headerValue(requestHeaders, name) === entry.varyValues[i])) continue;
-      if (found === undefined || entry.method === method) found = entry;
-    }
-    return found;
+    return variants === undefined ? undefined : pickVariant(variants, method, requestHeaders, now);
   }
 
   store(key: string, entry: CachedResponse): void {
-    const fresh = (this.#entries.get(key) ?? []).filter(
-      (old) =>
-        old.expires > entry.storedAt &&
-        !(old.method === entry.method && old.varyValues.join('\n') === entry.varyValues.join('\n')),
-    );
-    fresh.push(entry);
+    const fresh = withVariant(this.#entries.get(key) ?? [], entry);
     this.#entries.delete(key);
     this.#entries.set(key, fresh);
     while (this.#entries.size > this.maxEntries) {

@@ -6,10 +6,12 @@ import { type Balancer, createBalancer, type RouteTarget } from './balancers.ts'
 import { type Block, parseBlock } from './ip-filter.ts';
 import { RateBucket } from './rate-limiter.ts';
 import { type RedisStore, redisStore } from './redis-store.ts';
-import { ResponseCache } from './response-cache.ts';
+import { RedisCache } from './redis-cache.ts';
+import { ResponseCache, type SiteCache } from './response-cache.ts';
 import { longestFirst } from './route-match.ts';
 import { SiteAuth } from './site-auth.ts';
 import { SiteFilters } from './site-filters.ts';
+import { SiteServing } from './site-serving.ts';
 import type { Upstream } from './upstream.ts';
 
 export interface RouteState {
@@ -37,13 +39,14 @@ export interface SiteState {
   readonly routesLongestFirst: readonly RouteState[];
   readonly siteBucket: RateBucket | undefined;
   readonly routeBuckets: readonly { path: string; bucket: RateBucket }[];
-  readonly cache: ResponseCache | undefined;
+  readonly cache: SiteCache | undefined;
   readonly deny: readonly Block[];
   readonly auth: SiteAuth | undefined;
   readonly filters: SiteFilters | undefined;
   /** The answer to a request no route matches, built once (undefined: the plain 404). */
   readonly fallback: { status: number; headers: [string, string][]; body: Buffer } | undefined;
   readonly redisLimits: RedisLimits | undefined;
+  readonly serving: SiteServing | undefined;
 }
 
 export interface PortState {
@@ -76,13 +79,20 @@ function redisLimitsOf(site: SiteConfig, redis: RedisConfig | undefined): RedisL
   };
 }
 
+function cacheOf(site: SiteConfig, redis: RedisConfig | undefined): SiteCache | undefined {
+  const cache = site.cache;
+  if (cache === undefined) return undefined;
+  if (cache.store === 'redis' && redis !== undefined) return new RedisCache(redisStore(redis), `cache:${site.host ?? '*'}:${cache.ttlMs}:`, cache.ttlMs);
+  return new ResponseCache(cache.ttlMs, cache.maxEntries);
+}
+
 function fallbackOf(config: SiteConfig['fallback']): SiteState['fallback'] {
   if (config === undefined) return undefined;
   const body = Buffer.from(config.body);
   return { status: config.status, headers: [...config.headers, ['content-length', String(body.length)]], body };
 }
 
-function buildSite(site: SiteConfig, resolve: (url: string) => Upstream, redis: RedisConfig | undefined): SiteState {
+function buildSite(site: SiteConfig, resolve: (url: string) => Upstream, redis: RedisConfig | undefined, warn: Warn): SiteState {
   const routes = site.routes.map((route): RouteState => {
     const targets = route.targets.map((t) => ({ url: t.url, weight: t.weight, upstream: resolve(t.url) }));
     return { path: route.path, strategy: route.strategy, stripPrefix: route.stripPrefix, targets, balancer: createBalancer(route.strategy, targets) };
@@ -104,17 +114,23 @@ function buildSite(site: SiteConfig, resolve: (url: string) => Upstream, redis: 
     routesLongestFirst: longestFirst(routes),
     siteBucket: rateLimit?.site === undefined ? undefined : new RateBucket(rateLimit.site),
     routeBuckets: longestFirst(routeBuckets),
-    cache: site.cache === undefined ? undefined : new ResponseCache(site.cache.ttlMs, site.cache.maxEntries),
+    cache: cacheOf(site, redis),
     deny,
     auth: site.auth === undefined ? undefined : new SiteAuth(site.auth),
     filters: site.filters === undefined ? undefined : new SiteFilters(site.filters, site.tls !== undefined),
     fallback: fallbackOf(site.fallback),
     redisLimits: redisLimitsOf(site, redis),
+    serving: site.serving === undefined ? undefined : new SiteServing(site.serving, warn),
   };
 }
 
-export function buildSiteTable(config: GatewayConfig, resolve: (url: string) => Upstream): SiteTable {
-  const sites = config.sites.map((site) => buildSite(site, resolve, config.global.redis));
+type Warn = (message: string) => void;
+
+const stderrWarning: Warn = (message) => process.stderr.write(`warning: ${message}\n`);
+
+/** `warn` hears what a site's sections meet while serving (a log file that cannot be written, say). */
+export function buildSiteTable(config: GatewayConfig, resolve: (url: string) => Upstream, warn: Warn = stderrWarning): SiteTable {
+  const sites = config.sites.map((site) => buildSite(site, resolve, config.global.redis, warn));
   const ports = new Map<number, { byHost: Map<string, SiteState>; anyHost: SiteState | undefined }>();
   for (const site of sites) {
     let port = ports.get(site.config.port);

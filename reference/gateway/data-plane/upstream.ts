@@ -23,6 +23,8 @@ export class Upstream {
   readonly url: string;
   readonly key: string;
   readonly origin: string;
+  /** The target's `host[:port]`: the Host header of a site that does not keep the client's. */
+  readonly host: string;
   /** Path of the target URL without its trailing `/` ('' for the root), put before the request path. */
   readonly basePath: string;
   /** Assigned by the registry: the keep-alive pool of the URL's origin. */
@@ -55,6 +57,7 @@ export class Upstream {
     this.url = url;
     this.key = parsed.href;
     this.origin = parsed.origin;
+    this.host = parsed.host;
     this.basePath = parsed.pathname === '/' ? '' : parsed.pathname.replace(/\/$/, '');
   }
 

@@ -10,6 +10,7 @@ import type { Traffic } from '../data-plane/proxy-exchange.ts';
 import { createRequestHandler, type DataPlane, type PipelineHooks } from '../data-plane/request-handler.ts';
 import { purgeKey } from '../data-plane/response-cache.ts';
 import { closeRedisStores, redisStores } from '../data-plane/redis-store.ts';
+import { closeLogStreams } from '../data-plane/site-serving.ts';
 import { buildSiteTable, type SiteTable } from '../data-plane/site-table.ts';
 import type { Upstream } from '../data-plane/upstream.ts';
 import { writePair } from './certs-reload.ts';
@@ -212,7 +213,11 @@ export class RunningGateway implements Gateway, DataPlane {
     const key = purgeKey(url);
     if (key === undefined) throw new GatewayError('bad-request', 'url: must be an absolute URL');
     const now = Date.now();
-    return caches.map((cache) => cache.purge(key, now)).some(Boolean);
+    const purged = caches.map((cache) => cache.purge(key, now));
+    if (purged.every((done) => done === undefined)) {
+      throw new GatewayError('not-implemented', 'cache: a Redis-backed cache cannot be purged (only in-memory caches can)');
+    }
+    return purged.some(Boolean);
   }
 
   rateLimits(): RateLimitCounters {
@@ -259,6 +264,7 @@ export class RunningGateway implements Gateway, DataPlane {
     await Promise.all(closed);
     await this.#registry.close();
     await closeRedisStores();
+    await closeLogStreams();
   }
 
   #block(cidr: string) {

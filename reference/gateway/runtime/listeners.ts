@@ -1,11 +1,14 @@
 // The public listeners: one server per configured port, HTTPS when a site of the port has tls (the files
-// read once at start; SNI picks the site's certificate by host, the first TLS site's is the default). A
-// cluster worker reads them from its primary's copies, taken when the gateway started (runtime/cluster-*.ts).
+// read once at start; SNI picks the site's certificate by host, the first TLS site's is the default), and
+// speaking HTTP/2 beside HTTP/1.1 when a site of the port has http2 (http2-listener.ts). A cluster worker
+// reads the TLS files from its primary's copies, taken when the gateway started (runtime/cluster-*.ts).
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Server as NetServer } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { GatewayConfig, SiteConfig } from '../config/gateway-config.ts';
+import { createHttp2Listener, type SecureOptions } from './http2-listener.ts';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -25,12 +28,15 @@ const SERVER_OPTIONS = {
   maxHeaderSize: CLIENT_LIMITS.maxHeaderSize,
 };
 
+/** What shutdown needs of a listener: node:http's server, or the HTTP/2 one standing in for it. */
+export type ListenerServer = NetServer & Pick<Server, 'closeIdleConnections' | 'closeAllConnections'>;
+
 export interface Listener {
   /** The port as configured (0 in tests: any free port). */
   configPort: number;
   /** The port actually bound. */
   port: number;
-  server: Server;
+  server: ListenerServer;
 }
 
 /** Reads a TLS file of the config. */
@@ -47,9 +53,8 @@ function readPair(site: SiteConfig & { tls: { cert: string; key: string } }, rea
   return { cert: read(site.tls.cert, 'tls.cert'), key: read(site.tls.key, 'tls.key') };
 }
 
-function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'https') => Handler, readFile: ReadTlsFile): Server {
-  const tlsSites = sites.filter((site): site is SiteConfig & { tls: { cert: string; key: string } } => site.tls !== undefined);
-  if (tlsSites.length === 0) return createHttpServer(SERVER_OPTIONS, handlerFor('http'));
+/** The TLS options of a port's TLS sites: the first one's pair by default, each host's by SNI. */
+function secureOptions(tlsSites: (SiteConfig & { tls: { cert: string; key: string } })[], readFile: ReadTlsFile): SecureOptions {
   const byHost = new Map<string, SecureContext>();
   let fallback: { cert: Buffer; key: Buffer } | undefined;
   for (const site of tlsSites) {
@@ -57,17 +62,19 @@ function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'htt
     fallback ??= pair;
     if (site.host !== undefined && site.host !== '*' && !byHost.has(site.host)) byHost.set(site.host, createSecureContext(pair));
   }
-  return createHttpsServer(
-    {
-      ...SERVER_OPTIONS,
-      ...fallback,
-      SNICallback: (servername, callback) => callback(null, byHost.get(servername.toLowerCase())),
-    },
-    handlerFor('https'),
-  ) as unknown as Server;
+  return { ...fallback!, SNICallback: (servername, callback) => callback(null, byHost.get(servername.toLowerCase())) };
 }
 
-function listen(server: Server, port: number, backlog: number | undefined): Promise<number> {
+function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'https') => Handler, readFile: ReadTlsFile): ListenerServer {
+  const tlsSites = sites.filter((site): site is SiteConfig & { tls: { cert: string; key: string } } => site.tls !== undefined);
+  const tls = tlsSites.length === 0 ? undefined : secureOptions(tlsSites, readFile);
+  const handler = handlerFor(tls === undefined ? 'http' : 'https');
+  if (sites.some((site) => site.http2)) return createHttp2Listener({ handler, tls, http1: SERVER_OPTIONS, limits: CLIENT_LIMITS });
+  if (tls === undefined) return createHttpServer(SERVER_OPTIONS, handler);
+  return createHttpsServer({ ...SERVER_OPTIONS, ...tls }, handler);
+}
+
+function listen(server: ListenerServer, port: number, backlog: number | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
     const failed = (error: Error): void => reject(new Error(`port ${port}: ${error.message}`, { cause: error }));
     server.once('error', failed);

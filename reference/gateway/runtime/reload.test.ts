@@ -34,11 +34,11 @@ test('reload resets runtime target changes and rate-limit counters, keeps runtim
     t.is(gateway.rateLimits()['*:0']!['*']!.passed, 4);
 
     file.current = config([
-      site({ routes: [route('/', [a.url])], rateLimit: limits, notCompiledIn: ['logging', 'http2'] }),
-      site({ host: 'x.test', routes: [], notCompiledIn: ['logging'] }),
+      site({ routes: [route('/', [a.url])], rateLimit: limits, notCompiledIn: ['tls.acme'] }),
+      site({ host: 'x.test', routes: [], notCompiledIn: ['tls.acme'] }),
     ]);
     const { warnings } = await gateway.reload();
-    t.deepEqual(warnings, ['logging: configured but not compiled in', 'http2: configured but not compiled in']);
+    t.deepEqual(warnings, ['tls.acme: configured but not compiled in']);
     const { upstreams, routes } = gateway.upstreams();
     t.deepEqual(
       routes[0]!.targets.map((x) => [x.url, x.weight]),

@@ -87,6 +87,8 @@ export function site(extra: Partial<SiteConfig> = {}): SiteConfig {
     filters: undefined,
     fallback: undefined,
     metricsPath: undefined,
+    serving: undefined,
+    http2: false,
     notCompiledIn: [],
     ...extra,
   };

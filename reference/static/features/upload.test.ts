@@ -6,7 +6,8 @@ import { ConfigError } from '../config/config-error.ts';
 import type { SiteContext } from '../site/handler.ts';
 import { serve } from '../site/serve-for-tests.ts';
 import { normalizeUpload } from './upload-options.ts';
-import { createUploadHandler, savedName } from './upload.ts';
+import { savedName } from '../../shared/multipart-upload.ts';
+import { createUploadHandler } from './upload.ts';
 
 const ctx: SiteContext = { baseDir: '/srv/site', mode: 'development', warn: () => {} };
 

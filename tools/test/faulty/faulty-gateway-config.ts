@@ -65,7 +65,12 @@ function siteFaults(site: SiteConfig, ctx: SiteContext): SiteConfig {
     s.filters = undefined;
     s.fallback = undefined;
   }
+  if (on('site-serving-ignored')) {
+    s.serving = undefined;
+    s.http2 = false;
+  }
   if (on('redis-store-ignored') && s.rateLimit?.store === 'redis') s.rateLimit = { ...s.rateLimit, store: 'memory' };
+  if (on('redis-store-ignored') && s.cache?.store === 'redis') s.cache = { ...s.cache, store: 'memory' };
   if (s.auth !== undefined) {
     const { jwt, forward } = s.auth;
     s.auth = {
@@ -82,6 +87,7 @@ function siteFaults(site: SiteConfig, ctx: SiteContext): SiteConfig {
       s.outlierDetection = ctx.before.outlierDetection;
       s.auth = ctx.before.auth;
       s.filters = ctx.before.filters;
+      s.serving = ctx.before.serving;
     }
   }
   return s;

@@ -275,13 +275,16 @@ export const GATEWAY_FAULTS = {
   'jwt-jwks-ignored': 'JWKS file ignored',
   /** An API key no consumer has is taken as the first consumer's. */
   'consumer-unknown-admitted': 'unknown keys taken as a consumer',
-  /** Rate limits with store: redis are kept in memory (and listed by GET /rate-limits). */
-  'redis-store-ignored': 'Redis rate limits kept in memory',
+  /** Rate limits and caches with store: redis are kept in memory (limits listed by GET /rate-limits, caches
+   * purged). */
+  'redis-store-ignored': 'Redis rate limits and caches kept in memory',
   /** forwardAuth is dropped: the auth service is never asked. */
   'forward-auth-ignored': 'forward auth ignored',
   /** requestTransform, responseTransform, securityHeaders, cors, maskErrors, limits and fallback are accepted
    * and dropped. */
   'site-filters-ignored': 'transform, header, CORS, masking, limit and fallback sections ignored',
+  /** proxy, static, middleware, logging, compression, upload and http2 are accepted and dropped. */
+  'site-serving-ignored': 'proxy, static, middleware, logging, compression, upload and http2 ignored',
   // ------------------------------------------------------------ the CLI
   /** `reload` calls GET /status. */
   'cli-reload-gets-status': 'reload calls GET /status',

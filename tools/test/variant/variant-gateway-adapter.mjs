@@ -10,7 +10,7 @@
 //   outlierDetection:  errors5xx, ejectFor, ejectAtMost
 //   retries        ->  retryPolicy {extraAttempts}
 //   rateLimit:         limit, per (the site bucket)
-//   cache:             ttl, capacity
+//   cache:             ttl, capacity, store
 //   basicAuth:         realm, users ["name:password", ...]
 //   apiKey:            headerName, queryParam, values
 //   jwtAuth:           hmacSecret, rsaPublicKey, jwks, issuer, audience, leewaySecs
@@ -18,6 +18,11 @@
 //   consumers[]:       username, keys, login ("name:password"), limit {limit, per}
 //   cors:              origins, methods, headers, expose, credentials, maxAgeSecs
 //   limits:            maxBody, upstreamTimeout
+//   proxy:             keepHost, xForwarded
+//   static:            dir, at, index, maxAgeSecs
+//   logging:           format, to
+//   compression:       minSize
+//   upload:            at, into, maxSize, maxFiles
 //
 // Durations are strings with a unit ("200ms", "60s"), not milliseconds. Keys the adapter does not know are
 // passed on as they are (the variant judges them).
@@ -41,7 +46,7 @@ function renamed(object, names) {
 }
 
 function site(s) {
-  const { rateLimit, routes, retries, healthCheck, outlierDetection, cache, basicAuth, apiKey, jwtAuth, forwardAuth, consumers, cors, limits, ...rest } = s;
+  const { rateLimit, routes, retries, healthCheck, outlierDetection, cache, basicAuth, apiKey, jwtAuth, forwardAuth, consumers, cors, limits, proxy, static: files, logging, compression, upload, ...rest } = s;
   const routeLimits = { ...(rateLimit?.routes ?? {}) };
   const out = { ...rest };
   if (routes !== undefined) {
@@ -106,6 +111,11 @@ function site(s) {
   }
   if (limits !== undefined) out.limits = renamed(limits, { maxBodyBytes: ['maxBody'], upstreamTimeoutMs: ['upstreamTimeout', duration] });
   if (forwardAuth !== undefined) out.forwardAuth = renamed(forwardAuth, { url: ['address'], timeoutMs: ['timeout', duration], copyHeaders: ['authResponseHeaders'] });
+  if (proxy !== undefined) out.proxy = renamed(proxy, { preserveHost: ['keepHost'], forwardedHeaders: ['xForwarded'] });
+  if (files !== undefined) out.static = renamed(files, { root: ['dir'], path: ['at'] });
+  if (logging !== undefined) out.logging = renamed(logging, { file: ['to'] });
+  if (compression !== undefined) out.compression = renamed(compression, { minBytes: ['minSize'] });
+  if (upload !== undefined) out.upload = renamed(upload, { path: ['at'], dir: ['into'], maxBytes: ['maxSize'] });
   return out;
 }
 

@@ -34,7 +34,7 @@ const NAMES: Record<string, Record<string, [string, boolean]>> = {
   outlierDetection: { errors5xx: ['consecutive5xx', false], ejectFor: ['baseEjectionMs', true], ejectAtMost: ['maxEjectionMs', true] },
   retryPolicy: { extraAttempts: ['attempts', false] },
   rateLimit: { limit: ['requests', false], per: ['windowMs', true], store: ['store', false] },
-  cache: { ttl: ['ttlMs', true], capacity: ['maxEntries', false] },
+  cache: { ttl: ['ttlMs', true], capacity: ['maxEntries', false], store: ['store', false] },
   apiKey: { headerName: ['header', false], queryParam: ['query', false], values: ['keys', false] },
   jwtAuth: {
     hmacSecret: ['secret', false],
@@ -54,6 +54,11 @@ const NAMES: Record<string, Record<string, [string, boolean]>> = {
     maxAgeSecs: ['maxAgeSecs', false],
   },
   limits: { maxBody: ['maxBodyBytes', false], upstreamTimeout: ['upstreamTimeoutMs', true] },
+  proxy: { keepHost: ['preserveHost', false], xForwarded: ['forwardedHeaders', false] },
+  static: { dir: ['root', false], at: ['path', false], index: ['index', false], maxAgeSecs: ['maxAgeSecs', false] },
+  logging: { format: ['format', false], to: ['file', false] },
+  compression: { minSize: ['minBytes', false] },
+  upload: { at: ['path', false], into: ['dir', false], maxSize: ['maxBytes', false], maxFiles: ['maxFiles', false] },
 };
 const CONSUMER_NAMES: Record<string, [string, boolean]> = { username: ['name', false], keys: ['apiKeys', false] };
 /** Site keys of the reference the variant names otherwise (so they are unknown to it). */
@@ -170,7 +175,7 @@ class Translator {
       this.prefixes[i] = value.routes.map((r) => (isObj(r) ? String(r.prefix) : ''));
       out.routes = value.routes.map((r, j) => this.route(r, [...at, 'routes', j], limits));
     }
-    for (const key of ['healthCheck', 'outlierDetection', 'cache', 'apiKey', 'jwtAuth', 'forwardAuth', 'cors', 'limits'] as const) {
+    for (const key of ['healthCheck', 'outlierDetection', 'cache', 'apiKey', 'jwtAuth', 'forwardAuth', 'cors', 'limits', 'proxy', 'static', 'logging', 'compression', 'upload'] as const) {
       if (isObj(value[key])) out[key] = this.section(value[key], NAMES[key]!, [...at, key]);
     }
     if (isObj(value.basicAuth)) out.basicAuth = this.basicAuth(value.basicAuth, [...at, 'basicAuth']);
@@ -213,7 +218,7 @@ class Translator {
       .replace(/(\.routes\[\d+\])\.strategy\b/, '$1.balance')
       .replace(/(\.routes\[\d+\])\.targets(\[\d+\])?(\.url)?/, (_, r: string, k = '', url = '') => `${r}.upstreams${k}${url ? '.address' : ''}`)
       .replace(/\.retries(\.attempts)?\b/, (_, a: string | undefined) => `.retryPolicy${a ? '.extraAttempts' : ''}`)
-      .replace(/\.(healthCheck|outlierDetection|rateLimit|cache|apiKey|jwtAuth|forwardAuth|cors|limits)\.(\w+)$/, (all, section: string, key: string) => {
+      .replace(/\.(healthCheck|outlierDetection|rateLimit|cache|apiKey|jwtAuth|forwardAuth|cors|limits|proxy|static|logging|compression|upload)\.(\w+)$/, (all, section: string, key: string) => {
         const own = Object.entries(NAMES[section] ?? {}).find(([, [ref]]) => ref === key)?.[0];
         return own === undefined ? all : `.${section}.${own}`;
       });
