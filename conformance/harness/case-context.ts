@@ -17,7 +17,8 @@ const DEFAULT_RUNS = 50;
 /** A file of a target's folder larger than this is left out of its kept copy. */
 const KEPT_FILE_LIMIT = 16 * 1024 * 1024;
 const ARTIFACTS_DIR = runEnv.artifactsDir ?? join(PROJECT_ROOT, '.cache', 'conformance', 'artifacts');
-const SHRINK_BUDGET_MS = 45_000;
+/** The time a whole property may take (its runs and shrinking); a run under way when it ends finishes. */
+const PROPERTY_BUDGET_MS = 45_000;
 
 export interface PropertyOptions {
   numRuns?: number;
@@ -145,14 +146,32 @@ export class CaseContext {
   ): Promise<void> {
     const seed = runEnv.fcSeed ?? (Date.now() ^ Math.floor(Math.random() * 0x7fffffff));
     const notesBefore = this.#repro.length;
-    const details = await fc.check(fc.asyncProperty(arb, predicate), {
+    // A run that cannot judge (a target that did not start, an answer it needs unreadable) is no
+    // counterexample: it stops the property, and the case ends as `error` with that cause.
+    let cannotJudge: Inconclusive | undefined;
+    const judged = async (value: T): Promise<boolean | undefined> => {
+      if (cannotJudge !== undefined) return true;
+      try {
+        return (await predicate(value)) ?? undefined;
+      } catch (error) {
+        if (!(error instanceof Inconclusive)) throw error;
+        cannotJudge = error;
+        return true;
+      }
+    };
+    const details = await fc.check(fc.asyncProperty(arb, judged), {
       seed,
       ...(runEnv.fcPath ? { path: runEnv.fcPath } : {}),
       numRuns: runEnv.fcRuns ?? options.numRuns ?? DEFAULT_RUNS,
-      // Runs may start servers: shrinking gets a time budget, and the smallest failure found by then is kept.
-      interruptAfterTimeLimit: SHRINK_BUDGET_MS,
+      // Runs may start servers: the property gets a time budget, and the smallest failure found by then is kept.
+      interruptAfterTimeLimit: PROPERTY_BUDGET_MS,
     });
     this.#t.log(`fast-check seed ${seed}`);
+    if (cannotJudge !== undefined) throw cannotJudge;
+    if (details.failed && details.counterexample === null) {
+      // fast-check counts a budget spent before any run finished as a failure: nothing was judged.
+      throw new Inconclusive(`no run of the property finished within its ${PROPERTY_BUDGET_MS} ms budget`);
+    }
     if (details.failed) {
       // The notes of all runs and shrink attempts are noise: keep those of one more run of the smallest
       // counterexample, so the reproducer shows exactly the failing config and requests.

@@ -11,6 +11,7 @@ import { recordingChecks } from './checks.ts';
 import { environmentCapabilities } from './environment.ts';
 import { type CaseStatus, emit } from './events.ts';
 import { CaseTimeout, isInconclusive, NotApplicable } from './inconclusive.ts';
+import { watchSlotWaits } from './launch.ts';
 import { directRunOnly, runEnv, type TargetSpec } from './run-env.ts';
 import { declarePerFileStops } from './per-file.ts';
 
@@ -48,13 +49,20 @@ function decide(id: string, needs: string[], capabilities: string[]): { status: 
  * steps may wait for what the failed one should have brought). */
 const CHECKS_GRACE_MS = 10_000;
 
-/** A settable deadline: `limit` rejects with `CaseTimeout` when it passes; `shorten` brings it forward. */
+/** A settable deadline: `limit` rejects with `CaseTimeout` when it passes; `shorten` brings it forward;
+ * between `pause` and `resume` (which nest) its time does not run. */
 class Deadline {
   readonly limit: Promise<never>;
   #timer: NodeJS.Timeout | undefined;
   #at: number;
   #reject: (err: Error) => void = () => {};
   readonly #why: () => string;
+  #pauses = 0;
+  /** While paused: the time that was left. */
+  #left = 0;
+  #pausedAt = 0;
+  #cleared = false;
+  #pausedMs = 0;
 
   constructor(ms: number, why: () => string) {
     this.#at = Date.now() + ms;
@@ -72,12 +80,36 @@ class Deadline {
   }
 
   shorten(ms: number): void {
+    if (this.#pauses > 0) {
+      this.#left = Math.min(this.#left, ms);
+      return;
+    }
     if (Date.now() + ms >= this.#at) return;
     this.#at = Date.now() + ms;
     this.#arm();
   }
 
+  pause(): void {
+    if (this.#pauses++ > 0 || this.#cleared) return;
+    clearTimeout(this.#timer);
+    this.#left = Math.max(0, this.#at - Date.now());
+    this.#pausedAt = Date.now();
+  }
+
+  resume(): void {
+    if (--this.#pauses > 0 || this.#cleared) return;
+    this.#pausedMs += Date.now() - this.#pausedAt;
+    this.#at = Date.now() + this.#left;
+    this.#arm();
+  }
+
+  /** How long it has been paused, in ms. */
+  get pausedMs(): number {
+    return this.#pausedMs;
+  }
+
   clear(): void {
+    this.#cleared = true;
     clearTimeout(this.#timer);
   }
 }
@@ -97,11 +129,13 @@ async function runCase(t: ExecutionContext, id: string, surface: string, target:
     deadline.shorten(CHECKS_GRACE_MS);
   });
   const c = new CaseContext(checks, id, surface, target);
-  const deadline = new Deadline(timeoutMs, () =>
+  const deadline: Deadline = new Deadline(timeoutMs, () =>
     failedChecks > 0
       ? `stopped ${CHECKS_GRACE_MS} ms after a failed check, still waiting on: ${c.lastStep() ?? 'its first step'}`
-      : `the case did not finish within ${timeoutMs} ms; its last step: ${c.lastStep() ?? '(none recorded)'}`,
+      : `the case did not finish within ${timeoutMs} ms${deadline.pausedMs > 0 ? ` (and ${deadline.pausedMs} ms more waiting for other cases' targets to start)` : ''}; its last step: ${c.lastStep() ?? '(none recorded)'}`,
   );
+  // Waiting for other cases' starts is not this case's time.
+  watchSlotWaits(c.signal, (waiting) => (waiting ? deadline.pause() : deadline.resume()));
   t.teardown(() => c.close());
   try {
     const notApplicable = await Promise.race([options.applicable?.(c), deadline.limit]);

@@ -169,26 +169,41 @@ function expandEnv(env: Record<string, string | undefined>, values: Record<strin
 
 let starting = 0;
 const waitingToStart: (() => void)[] = [];
+/** Per case (the signal it passes to `launch`): told when one of its starts begins and ends waiting for a slot. */
+const slotWaitWatchers = new WeakMap<AbortSignal, (waiting: boolean) => void>();
+
+/** Has `watcher` told when a start of the case whose end is `signal` waits for a slot, and when the wait ends:
+ * the wait is for other cases' starts, which check.ts leaves out of the case's time limit (the last cases of
+ * a file wait for all the others' starts, which on a busy machine took longer than the limit). */
+export function watchSlotWaits(signal: AbortSignal, watcher: (waiting: boolean) => void): void {
+  slotWaitWatchers.set(signal, watcher);
+}
 
 /** Waits for one of the worker's STARTING_AT_ONCE start slots; the function returned frees it (also for
  * targets started elsewhere, such as stdio servers: mcp-client.ts). A slot is held while a target starts,
  * never while it runs. `signal` gives up the wait. */
 export async function startSlot(signal?: AbortSignal): Promise<() => void> {
   if (starting >= STARTING_AT_ONCE) {
-    await new Promise<void>((resolve, reject) => {
-      const wake = (): void => {
-        signal?.removeEventListener('abort', giveUp);
-        resolve();
-      };
-      const giveUp = (): void => {
-        const at = waitingToStart.indexOf(wake);
-        if (at >= 0) waitingToStart.splice(at, 1);
-        reject(new Inconclusive('the case ended while its target waited to start'));
-      };
-      if (signal?.aborted) return giveUp();
-      signal?.addEventListener('abort', giveUp, { once: true });
-      waitingToStart.push(wake);
-    });
+    const watcher = signal === undefined ? undefined : slotWaitWatchers.get(signal);
+    watcher?.(true);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const wake = (): void => {
+          signal?.removeEventListener('abort', giveUp);
+          resolve();
+        };
+        const giveUp = (): void => {
+          const at = waitingToStart.indexOf(wake);
+          if (at >= 0) waitingToStart.splice(at, 1);
+          reject(new Inconclusive('the case ended while its target waited to start'));
+        };
+        if (signal?.aborted) return giveUp();
+        signal?.addEventListener('abort', giveUp, { once: true });
+        waitingToStart.push(wake);
+      });
+    } finally {
+      watcher?.(false);
+    }
   }
   starting++;
   let released = false;

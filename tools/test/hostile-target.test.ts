@@ -4,7 +4,6 @@
 // against it must end within twice the time it takes against the reference (measured side by side, here),
 // within seconds of its last case, and leave no process and no case folder behind.
 import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
@@ -16,7 +15,8 @@ const HOSTILE = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/hostile/hostil
 /** How long after its last case a run may take to end: stopping targets is part of the cases. */
 const TAIL_MS = 5_000;
 
-const caseFolders = (): string[] => readdirSync(tmpdir()).filter((name) => /^conform-(?!test-)/.test(name));
+/** The runs' temporary directory, their own: folders other processes make meanwhile are not theirs. */
+const caseFolders = (tmp: string): string[] => readdirSync(tmp).filter((name) => /^conform-(?!test-)/.test(name));
 
 async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
   const start = Date.now();
@@ -25,12 +25,13 @@ async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
 }
 
 test('the static suite against a hostile target ends in time and leaves nothing behind', async (t) => {
-  const before = new Set(caseFolders());
+  const tmp = tempDir();
+  const env = { TMPDIR: tmp };
   const mark = `hostile-${process.pid}-${Date.now()}`;
-  const reference = await timed(runTool('conform', ['--surface', 'static', '--report-dir', tempDir()]));
+  const reference = await timed(runTool('conform', ['--surface', 'static', '--report-dir', tempDir()], env));
   const reports = tempDir();
   const hostile = await timed(
-    runTool('conform', ['--surface', 'static', '--target', HOSTILE, '--target-env', `static=HOSTILE_MARK=${mark}`, '--report-dir', reports]),
+    runTool('conform', ['--surface', 'static', '--target', HOSTILE, '--target-env', `static=HOSTILE_MARK=${mark}`, '--report-dir', reports], env),
   );
   const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
   t.log(`reference ${reference.ms} ms, hostile ${hostile.ms} ms (${(hostile.ms / reference.ms).toFixed(2)}×)`);
@@ -44,9 +45,5 @@ test('the static suite against a hostile target ends in time and leaves nothing 
   // Each case stopped what it started: the run's own final sweep found nothing.
   t.notRegex(hostile.value.stderr, /harness warning: \d+ process/);
   t.deepEqual(marked('HOSTILE_MARK', mark), [], 'processes of the hostile target still running');
-  t.deepEqual(
-    caseFolders().filter((f) => !before.has(f)),
-    [],
-    'case folders left in the temporary directory',
-  );
+  t.deepEqual(caseFolders(tmp), [], 'case folders left in the temporary directory');
 });
