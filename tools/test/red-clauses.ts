@@ -19,7 +19,8 @@ export function redClauses(report: JsonReport): string[] {
   return clausesWith(report, 'fail');
 }
 
-function described(r: Result): string {
+/** One result with its outcome and message, indented for an assertion message. */
+export function described(r: Result): string {
   const lines = r.message.trim().split('\n');
   const shown = lines.slice(0, MESSAGE_LINES).map((line) => `      ${line}`);
   if (lines.length > MESSAGE_LINES) shown.push(`      (${lines.length - MESSAGE_LINES} more lines in report.json)`);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { JsonReport } from '../conform/report-json.ts';
 import { loadCatalog, type Surface } from '../spec/catalog.ts';
+import { described } from './red-clauses.ts';
 import { runTool, tempDir } from './run-cli.ts';
 
 export interface VariantSet {
@@ -78,7 +79,13 @@ export function variantSuite({ surface, target, variants, sets }: VariantSurface
       const of = (...outcomes: string[]) => report.results.filter((r) => outcomes.includes(r.outcome));
       t.deepEqual(of('fail').map(line), [], 'must failures');
       t.deepEqual(of('error').map(line), [], 'errors (cases that could not judge their clause)');
-      t.deepEqual(of('informational').map((r) => r.id).sort(), [...set.informational].sort(), 'informational outcomes');
+      const listed = new Set(set.informational);
+      const unlisted = of('informational').filter((r) => !listed.has(r.id));
+      t.deepEqual(
+        of('informational').map((r) => r.id).sort(),
+        [...set.informational].sort(),
+        `informational outcomes${unlisted.length > 0 ? `; not listed:\n${unlisted.map(described).join('\n')}` : ''}`,
+      );
       t.deepEqual(of('not-applicable').map((r) => r.id).sort(), [...(set.notApplicable ?? [])].sort(), 'not-applicable outcomes');
       t.is(code, 0, `${stderr}\n${stdout.slice(-3000)}`);
     });
