@@ -36,7 +36,6 @@ function connectionTokens(value: string | string[] | undefined): Set<string> | u
  * `forwarded` false (the site's proxy.forwardedHeaders): no X-Forwarded-* added, the client's passed on. */
 export function upstreamRequestHeaders(req: IncomingMessage, client: string, scheme: string, forwarded = true): string[] {
   const raw = req.rawHeaders;
-  if (!forwarded) return withoutHopByHop(raw, connectionTokens(req.headers.connection));
   const extra = connectionTokens(req.headers.connection);
   const out: string[] = [];
   let forwardedFor: string | undefined;
@@ -44,6 +43,10 @@ export function upstreamRequestHeaders(req: IncomingMessage, client: string, sch
     const name = raw[i]!;
     const lower = watched(name, extra !== undefined);
     if (HOP_BY_HOP.has(lower) || extra?.has(lower)) continue;
+    if (!forwarded) {
+      out.push(name, raw[i + 1]!);
+      continue;
+    }
     if (lower === 'x-forwarded-for') {
       forwardedFor = forwardedFor === undefined ? raw[i + 1]! : `${forwardedFor}, ${raw[i + 1]!}`;
       continue;
@@ -51,18 +54,10 @@ export function upstreamRequestHeaders(req: IncomingMessage, client: string, sch
     if (lower === 'x-forwarded-proto' || lower === 'x-forwarded-host') continue;
     out.push(name, raw[i + 1]!);
   }
+  if (!forwarded) return out;
   out.push('x-forwarded-for', forwardedFor === undefined ? client : `${forwardedFor}, ${client}`);
   out.push('x-forwarded-proto', scheme);
   if (req.headers.host !== undefined) out.push('x-forwarded-host', req.headers.host);
-  return out;
-}
-
-function withoutHopByHop(raw: string[], extra: Set<string> | undefined): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const lower = watched(raw[i]!, extra !== undefined);
-    if (!HOP_BY_HOP.has(lower) && !extra?.has(lower)) out.push(raw[i]!, raw[i + 1]!);
-  }
   return out;
 }
 

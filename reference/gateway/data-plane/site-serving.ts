@@ -10,9 +10,10 @@ import compression from 'compression';
 import morgan from 'morgan';
 import serveStatic from 'serve-static';
 import type { MiddlewareStep, SiteServingConfig } from '../config/gateway-config.ts';
-import { receiveUpload } from '../../shared/multipart-upload.ts';
+import { receiveUpload, type UploadLimits } from '../../shared/multipart-upload.ts';
 import { describeError } from '../../shared/send-json.ts';
 import { sendPlain } from './plain-responses.ts';
+import { matchesPrefix, pathOf, withoutPrefix } from './route-match.ts';
 
 type Ware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
@@ -44,15 +45,11 @@ export function closeLogStreams(): Promise<void> {
 
 /** The path and query of `url` after the middleware steps; the query is kept as it was. */
 export function rewrite(steps: readonly MiddlewareStep[], url: string): Rewritten {
-  const q = url.indexOf('?');
-  let path = q < 0 ? url : url.slice(0, q);
-  const query = q < 0 ? '' : url.slice(q);
+  let path = pathOf(url);
+  const query = url.slice(path.length);
   for (const step of steps) {
     if (step.kind === 'stripPrefix') {
-      if (path === step.prefix || path.startsWith(step.prefix.endsWith('/') ? step.prefix : `${step.prefix}/`)) {
-        path = path.slice(step.prefix.length);
-        if (!path.startsWith('/')) path = `/${path}`;
-      }
+      if (matchesPrefix(step.prefix, path)) path = withoutPrefix(step.prefix, path);
     } else if (step.kind === 'addPrefix') {
       path = `${step.prefix.replace(/\/$/, '')}${path}`;
     } else if (step.kind === 'replacePathRegex') {
@@ -64,23 +61,18 @@ export function rewrite(steps: readonly MiddlewareStep[], url: string): Rewritte
   return { url: path + query };
 }
 
-/** `path` under the mount `prefix`: the rest (from its `/`), else undefined. */
-function underMount(prefix: string, path: string): string | undefined {
-  if (prefix === '/') return path;
-  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix;
-  if (path === base) return '/';
-  return path.startsWith(`${base}/`) ? path.slice(base.length) : undefined;
-}
-
 export class SiteServing {
   readonly config: SiteServingConfig;
   readonly #wrap: Ware[] = [];
   readonly #static: Ware | undefined;
+  readonly #upload: UploadLimits | undefined;
   readonly #warn: (message: string) => void;
 
   constructor(config: SiteServingConfig, warn: (message: string) => void) {
     this.config = config;
     this.#warn = warn;
+    const upload = config.upload;
+    this.#upload = upload && { dir: upload.dir, maxFileSize: upload.maxBytes, maxFiles: upload.maxFiles, allowedTypes: null, fieldName: null };
     const log = config.logging;
     if (log !== undefined) {
       const stream = log.file === undefined ? process.stdout : logStream(log.file, warn);
@@ -107,23 +99,20 @@ export class SiteServing {
     return this.config.middleware.length > 0;
   }
 
-  /** An upload POST or a static file answered here: true; else `next` is called (maybe later) to go on. */
+  /** True when the request is taken here: an upload POST (answered), or a GET/HEAD under the static mount
+   * (answered, or `next` called once the file is found missing). False: the caller goes on at once. */
   serve(req: IncomingMessage, res: ServerResponse, path: string, next: () => void): boolean {
-    const upload = this.config.upload;
-    if (upload !== undefined && req.method === 'POST' && path === upload.path) {
-      const limits = { dir: upload.dir, maxFileSize: upload.maxBytes, maxFiles: upload.maxFiles, allowedTypes: null, fieldName: null };
-      receiveUpload(limits, req, res, this.#warn).catch((error) => {
+    if (this.#upload !== undefined && req.method === 'POST' && path === this.config.upload!.path) {
+      receiveUpload(this.#upload, req, res, this.#warn).catch((error) => {
         this.#warn(`upload: ${describeError(error)}`);
         sendPlain(res, 500);
       });
       return true;
     }
     const files = this.config.static;
-    const rest = files === undefined || this.#static === undefined ? undefined : underMount(files.path, path);
-    if (rest === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    if (files === undefined || (req.method !== 'GET' && req.method !== 'HEAD') || !matchesPrefix(files.path, path)) return false;
     const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    req.url = rest + (q < 0 ? '' : url.slice(q));
+    req.url = withoutPrefix(files.path, path) + url.slice(pathOf(url).length);
     this.#static!(req, res, (error) => {
       req.url = url;
       if (error === undefined) next();
