@@ -93,9 +93,14 @@ check('gateway/certs/atomic-write/configured-paths-whole-files', TLS, async (t, 
       await new Promise((r) => setImmediate(r));
     }
   })();
-  const body = await needOk(c, 'POST /certs/reload', g.admin.post('/certs/reload', { cert: SECOND.cert, key: SECOND.key }));
-  reading = false;
-  await reader;
+  let body: Awaited<ReturnType<typeof needOk>>;
+  try {
+    body = await needOk(c, 'POST /certs/reload', g.admin.post('/certs/reload', { cert: SECOND.cert, key: SECOND.key }));
+  } finally {
+    // Whatever became of the upload, the reader stops: it would spin on after the case.
+    reading = false;
+    await reader;
+  }
   const now = files(g);
   t.is(now.cert.trim(), SECOND.cert.trim(), 'tls.cert holds the uploaded certificate');
   t.is(now.key.trim(), SECOND.key.trim(), 'tls.key holds the uploaded key');

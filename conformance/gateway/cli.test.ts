@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { extname, join } from 'node:path';
-import { claimPort, releasePorts } from '../harness/free-ports.ts';
+import { claimForCase } from '../harness/fixed-port.ts';
 import { check, type CaseContext } from '../harness/index.ts';
 import { NotApplicable } from '../harness/inconclusive.ts';
 import { listing, needOk, routeTargets, sameUrl } from './admin-client.ts';
@@ -164,8 +164,7 @@ const DEFAULT_ADMIN_PORT = 2019;
 
 check('gateway/cli/default-admin-address/127-0-0-1-2019', CLI, async (t, c) => {
   const { g } = await cliGateway(c);
-  if (!(await claimPort(DEFAULT_ADMIN_PORT, 10_000))) throw new NotApplicable(`port ${DEFAULT_ADMIN_PORT} is held by another case of this run`);
-  c.defer(() => releasePorts([DEFAULT_ADMIN_PORT]));
+  if (!(await claimForCase(c, DEFAULT_ADMIN_PORT))) throw new NotApplicable(`port ${DEFAULT_ADMIN_PORT} stayed held by other cases`);
   const rec = await adminRecorder(c, g.admin.address, DEFAULT_ADMIN_PORT).catch((err: Error) => {
     throw new NotApplicable(`something else listens on 127.0.0.1:${DEFAULT_ADMIN_PORT}: ${err.message}`);
   });

@@ -12,6 +12,8 @@ import { runEnv, type TargetSpec } from './run-env.ts';
 
 /** Reproducer lines kept per case (the report shows them all; the terminal the setup and the last ones). */
 const REPRO_LINES = 400;
+/** Lines of a target's stderr noted when a case does not pass. */
+const STDERR_LINES = 20;
 const DEFAULT_RUNS = 50;
 /** Files reproducers refer to: beside the report, or in a direct ava run under .cache/. */
 /** A file of a target's folder larger than this is left out of its kept copy. */
@@ -198,8 +200,19 @@ export class CaseContext {
     }
     // Targets first: upstreams and fixtures the case started may hold connections from them.
     await Promise.all(this.#launched.map((l) => l.stop()));
+    if (!this.#t.passed) this.#noteStderr();
     for (const cleanup of this.#cleanups.reverse()) await cleanup();
     emit({ type: 'repro', id: this.id, lines: this.#repro.slice(-REPRO_LINES), endedAt: Date.now() });
+  }
+
+  /** The end of what each target the case started wrote to stderr: often the cause of a refused step. */
+  #noteStderr(): void {
+    for (const launched of this.#launched) {
+      const lines = launched.stderr().trim().split('\n').filter(Boolean).slice(-STDERR_LINES);
+      if (lines.length === 0) continue;
+      this.note(`# the target's stderr, last ${lines.length} lines: ${launched.commandLine}`);
+      for (const line of lines) this.note(`#   ${line.slice(0, 500)}`);
+    }
   }
 
   #keepArtifacts(): void {

@@ -14,6 +14,7 @@ import { CaseTimeout, isInconclusive, NotApplicable } from './inconclusive.ts';
 import { watchSlotWaits } from './launch.ts';
 import { directRunOnly, runEnv, type TargetSpec } from './run-env.ts';
 import { declarePerFileStops } from './per-file.ts';
+import { stalledMsSince } from './stalls.ts';
 
 export interface CaseOptions {
   /** Capabilities the target must offer, for example `launch` (a `cmd:` target the harness can configure). */
@@ -50,7 +51,8 @@ function decide(id: string, needs: string[], capabilities: string[]): { status: 
 const CHECKS_GRACE_MS = 10_000;
 
 /** A settable deadline: `limit` rejects with `CaseTimeout` when it passes; `shorten` brings it forward;
- * between `pause` and `resume` (which nest) its time does not run. */
+ * between `pause` and `resume` (which nest) its time does not run. Time the worker's event loop stalled
+ * meanwhile is given back when it passes (up to the limit once more): the case could not run then. */
 class Deadline {
   readonly limit: Promise<never>;
   #timer: NodeJS.Timeout | undefined;
@@ -63,9 +65,13 @@ class Deadline {
   #pausedAt = 0;
   #cleared = false;
   #pausedMs = 0;
+  readonly #startedAt = Date.now();
+  readonly #ms: number;
+  #stalledMs = 0;
 
   constructor(ms: number, why: () => string) {
     this.#at = Date.now() + ms;
+    this.#ms = ms;
     this.#why = why;
     this.limit = new Promise<never>((_, reject) => {
       this.#reject = reject;
@@ -76,7 +82,21 @@ class Deadline {
 
   #arm(): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#reject(new CaseTimeout(this.#why())), Math.max(0, this.#at - Date.now()));
+    this.#timer = setTimeout(() => this.#expire(), Math.max(0, this.#at - Date.now()));
+  }
+
+  #expire(): void {
+    const stalled = Math.min(stalledMsSince(this.#startedAt), this.#ms);
+    if (stalled > this.#stalledMs) {
+      this.#at = Date.now() + stalled - this.#stalledMs;
+      this.#stalledMs = stalled;
+      this.#arm();
+    } else this.#reject(new CaseTimeout(this.#why()));
+  }
+
+  /** The time given back for the worker's stalls, in ms. */
+  get stalledMs(): number {
+    return this.#stalledMs;
   }
 
   shorten(ms: number): void {
@@ -132,9 +152,9 @@ async function runCase(t: ExecutionContext, id: string, surface: string, target:
   const deadline: Deadline = new Deadline(timeoutMs, () =>
     failedChecks > 0
       ? `stopped ${CHECKS_GRACE_MS} ms after a failed check, still waiting on: ${c.lastStep() ?? 'its first step'}`
-      : `the case did not finish within ${timeoutMs} ms${deadline.pausedMs > 0 ? ` (and ${deadline.pausedMs} ms more waiting for other cases' targets to start)` : ''}; its last step: ${c.lastStep() ?? '(none recorded)'}`,
+      : `the case did not finish within ${timeoutMs} ms${deadline.pausedMs > 0 ? ` (and ${deadline.pausedMs} ms more waiting for what other cases held: start slots, fixed ports)` : ''}${deadline.stalledMs > 0 ? ` (and ${deadline.stalledMs} ms more given back for this worker's stalled event loop)` : ''}; its last step: ${c.lastStep() ?? '(none recorded)'}`,
   );
-  // Waiting for other cases' starts is not this case's time.
+  // Waiting for what other cases hold (start slots, fixed ports) is not this case's time.
   watchSlotWaits(c.signal, (waiting) => (waiting ? deadline.pause() : deadline.resume()));
   t.teardown(() => c.close());
   try {
@@ -175,7 +195,7 @@ function errorText(err: unknown): string {
 const loadedAt = Date.now();
 let timed = false;
 
-/** Once per test file: its time, reported after its cases. */
+/** Once per worker's test file (one bundle, maybe of several files): its time, reported after its cases. */
 function timeFile(): void {
   if (timed) return;
   timed = true;

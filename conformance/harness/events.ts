@@ -17,8 +17,8 @@ export type HarnessEvent =
   | { type: 'not-applicable'; id: string; reason: string }
   | { type: 'launched'; id: string }
   | { type: 'target-error'; id: string; message: string }
-  /** How long a test file took in its worker, from loading to its last case (the runner starts the longest
-   * files first next time). */
+  /** How long a worker's test file (or the files bundled together for it) took, from loading to its last
+   * case (the runner plans its workers from these times next time). */
   | { type: 'file-time'; file: string; ms: number };
 
 export function emit(event: HarnessEvent): void {

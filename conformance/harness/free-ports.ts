@@ -12,8 +12,9 @@ import { join } from 'node:path';
 
 // A dot name: it stays between runs, and is not one of the case folders (conform-*) a run must remove. One
 // per user: a folder another user made is not writable, and runs of different users cannot free each other's
-// claims anyway.
-const REGISTRY = join(tmpdir(), `.conform-ports-${process.getuid?.() ?? 'user'}`);
+// claims anyway. Not under TMPDIR: runs given temporary folders of their own still share the loopback ports
+// (two such runs once handed the same port to two targets).
+const REGISTRY = join(process.platform === 'win32' ? tmpdir() : '/tmp', `.conform-ports-${process.getuid?.() ?? 'user'}`);
 const MAX_TRIES = 200;
 /** The kernel's ephemeral ports (Linux's default when its setting cannot be read). */
 const EPHEMERAL = ephemeralRange();

@@ -133,7 +133,7 @@ export class GrpcStub {
       const body = Buffer.concat(chunks);
       // One message per unary call: flag byte, 4-byte length, message.
       const length = body.length >= 5 ? body.readUInt32BE(1) : 0;
-      const message = new Uint8Array(body.subarray(5, 5 + length));
+      const message = body.subarray(5, 5 + length); // body is this call's own: no copy
       const call: RecordedCall = { path: String(headers[':path']), headers, message, at: Date.now(), closed };
       this.calls.push(call);
       for (const wake of this.#waiters) wake();

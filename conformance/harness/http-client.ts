@@ -74,27 +74,38 @@ function withLength(req: HttpRequest): Record<string, string | string[]> | undef
 const STREAMED_ABOVE = 1024 * 1024;
 const PIECE = 64 * 1024;
 const ANSWER_WAIT_MS = 1000;
+/** The wait before the body when it is sent again after a reset (a busy server may take seconds to answer). */
+const RETRY_ANSWER_WAIT_MS = 10_000;
 
-/** Sends the headers, gives the server a moment to answer from them (as curl does with `Expect:
+/** The connection went down while the body was still being written: the server cannot have acted on the
+ * request (it never got all of it), so the request can be sent again. */
+class BodyCut extends Error {}
+
+/** Sends the headers, gives the server `waitMs` to answer from them (as curl does with `Expect:
  * 100-continue`), then writes `body`, stopping once it has answered: a server that refuses a large body from
  * its headers (413) and closes would otherwise reset the connection under a client still writing, which then
- * sees EPIPE instead of the answer. */
-async function writeUntilAnswered(r: ClientRequest, body: string | Uint8Array, answered: () => boolean): Promise<void> {
+ * sees EPIPE instead of the answer. Resolves true once the whole body is written. */
+async function writeUntilAnswered(r: ClientRequest, body: string | Uint8Array, answered: () => boolean, waitMs: number): Promise<boolean> {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   r.flushHeaders();
-  for (const until = Date.now() + ANSWER_WAIT_MS; !answered() && !r.destroyed && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const until = Date.now() + waitMs; !answered() && !r.destroyed && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
   for (let at = 0; at < bytes.length && !answered() && !r.destroyed; at += PIECE) {
     if (!r.write(bytes.subarray(at, at + PIECE))) {
       await new Promise<void>((resolve) => {
-        r.once('drain', resolve);
-        r.once('close', resolve);
+        const go = (): void => {
+          r.off('drain', go).off('close', go);
+          resolve();
+        };
+        r.once('drain', go).once('close', go);
       });
     }
   }
-  if (!r.destroyed) r.end();
+  if (r.destroyed) return false;
+  r.end();
+  return true;
 }
 
-function send(base: URL, req: HttpRequest, options: ClientOptions): { done: Promise<IncomingMessage>; abort(): void } {
+function send(base: URL, req: HttpRequest, options: ClientOptions, answerWaitMs = ANSWER_WAIT_MS): { done: Promise<IncomingMessage>; abort(): void } {
   const requester = base.protocol === 'https:' ? httpsRequest : httpRequest;
   let abort = (): void => {};
   const done = new Promise<IncomingMessage>((resolve, reject) => {
@@ -112,12 +123,17 @@ function send(base: URL, req: HttpRequest, options: ClientOptions): { done: Prom
     abort = () => r.destroy();
     r.setTimeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS, () => r.destroy(new Error(`no response within ${req.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`)));
     let answered = false;
+    let written: Promise<boolean> | undefined;
     r.once('response', (res) => {
       answered = true;
       resolve(res);
     });
-    r.once('error', reject);
-    if (req.body !== undefined && req.body.length > STREAMED_ABOVE) void writeUntilAnswered(r, req.body, () => answered);
+    r.once('error', (err: NodeJS.ErrnoException) => {
+      const reset = err.code === 'EPIPE' || err.code === 'ECONNRESET';
+      if (!reset || !written) reject(err);
+      else void written.then((whole) => reject(whole ? err : new BodyCut(`${err.message} while the body was being sent`, { cause: err })));
+    });
+    if (req.body !== undefined && req.body.length > STREAMED_ABOVE) written = writeUntilAnswered(r, req.body, () => answered, answerWaitMs);
     else r.end(req.body);
   });
   return { done, abort: () => abort() };
@@ -142,7 +158,11 @@ export class HttpClient {
 
   async request(req: HttpRequest): Promise<HttpResponse> {
     this.#record(this.#curl(req));
-    const res = await send(this.base, req, this.#options).done;
+    const res = await send(this.base, req, this.#options).done.catch((err: unknown) => {
+      if (!(err instanceof BodyCut)) throw err;
+      this.#record(`# ${err.message}: sent again, waiting up to ${RETRY_ANSWER_WAIT_MS} ms for an answer before the body`);
+      return send(this.base, req, this.#options, RETRY_ANSWER_WAIT_MS).done;
+    });
     const chunks: Buffer[] = [];
     for await (const chunk of res) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);

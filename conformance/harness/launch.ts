@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from './project-root.ts';
 import { freePorts, releasePorts } from './free-ports.ts';
 import { Inconclusive, NotApplicable } from './inconclusive.ts';
-import { killMarked, LAUNCH_MARK, launchMark, RUN_MARK, runMark } from './sweep.ts';
+import { LAUNCH_MARK, RUN_MARK, runMark, startMark } from './sweep.ts';
 
 export { PROJECT_ROOT } from './project-root.ts';
 
@@ -68,9 +68,10 @@ export class TargetStartError extends Inconclusive {
 }
 
 const READY_TIMEOUT_MS = 30_000;
-/** Targets starting at once in one worker: a file's cases all start together, and a slow target (one
- * compiling TypeScript at start, say) would otherwise starve itself past its readiness limit. */
-const STARTING_AT_ONCE = 2;
+/** Targets starting at once in one worker: a worker's cases all start together (several files' cases when
+ * short files share it), and a slow target (one compiling TypeScript at start, say) would otherwise starve
+ * itself past its readiness limit. */
+const STARTING_AT_ONCE = 3;
 const STOP_GRACE_MS = 3_000;
 const OUTPUT_LIMIT = 64 * 1024;
 
@@ -179,15 +180,26 @@ export function watchSlotWaits(signal: AbortSignal, watcher: (waiting: boolean) 
   slotWaitWatchers.set(signal, watcher);
 }
 
+/** `waiting` for what other cases hold (a start slot, a fixed port), left out of the time limit of the case
+ * whose end is `signal` (see watchSlotWaits). */
+export async function waitingForOthers<T>(signal: AbortSignal | undefined, waiting: Promise<T>): Promise<T> {
+  const watcher = signal === undefined ? undefined : slotWaitWatchers.get(signal);
+  watcher?.(true);
+  try {
+    return await waiting;
+  } finally {
+    watcher?.(false);
+  }
+}
+
 /** Waits for one of the worker's STARTING_AT_ONCE start slots; the function returned frees it (also for
  * targets started elsewhere, such as stdio servers: mcp-client.ts). A slot is held while a target starts,
  * never while it runs. `signal` gives up the wait. */
 export async function startSlot(signal?: AbortSignal): Promise<() => void> {
   if (starting >= STARTING_AT_ONCE) {
-    const watcher = signal === undefined ? undefined : slotWaitWatchers.get(signal);
-    watcher?.(true);
-    try {
-      await new Promise<void>((resolve, reject) => {
+    await waitingForOthers(
+      signal,
+      new Promise<void>((resolve, reject) => {
         const wake = (): void => {
           signal?.removeEventListener('abort', giveUp);
           resolve();
@@ -200,10 +212,8 @@ export async function startSlot(signal?: AbortSignal): Promise<() => void> {
         if (signal?.aborted) return giveUp();
         signal?.addEventListener('abort', giveUp, { once: true });
         waitingToStart.push(wake);
-      });
-    } finally {
-      watcher?.(false);
-    }
+      }),
+    );
   }
   starting++;
   let released = false;
@@ -263,7 +273,7 @@ async function start(
   }
   const values = { port: String(port), dir, root: PROJECT_ROOT, node: process.execPath, ...(configPath ? { config: configPath } : {}) };
   const commandLine = [expandTemplate(template, values), ...(spec.args ?? []).map(shellQuote)].join(' ');
-  const mark = launchMark();
+  const mark = startMark();
   const layers = [expandEnv(baseEnv, { port: String(port), dir }), expandEnv(spec.env ?? {}, { port: String(port), dir })];
   const set: Record<string, string | undefined> = { PORT: String(port), ...layers[0], ...layers[1] };
   const envLine = Object.entries(set)
@@ -274,7 +284,7 @@ async function start(
     cwd: dir,
     detached: true,
     stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    env: targetEnvironment(port, mark, ...layers),
+    env: targetEnvironment(port, mark.value, ...layers),
   });
   if (spec.stdin !== undefined) {
     child.stdin?.on('error', () => {}); // the target may exit without reading it
@@ -304,7 +314,7 @@ async function start(
         clearTimeout(timer);
       }
       killGroup(child, 'SIGKILL'); // stragglers of the group
-      killMarked(LAUNCH_MARK, mark); // and those that left it
+      mark.sweep(); // and those that left it
       if (ownDir) rmSync(dir, { recursive: true, force: true });
       releasePorts(ports);
     })();

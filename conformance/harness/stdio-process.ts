@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expandTemplate, type FileContent, PROJECT_ROOT, writeFiles } from './launch.ts';
-import { killMarked, LAUNCH_MARK, launchMark, RUN_MARK, runMark } from './sweep.ts';
+import { LAUNCH_MARK, RUN_MARK, runMark, startMark } from './sweep.ts';
 
 export interface StdioSpec {
   /** Environment on top of the target's; `undefined` leaves a variable out. */
@@ -59,9 +59,9 @@ export function stdioCommand(template: string, targetEnv: Record<string, string>
   }
   // The marks every start carries (sweep.ts): what the server leaves running (a child, a daemon) is stopped
   // with it, and by the run at its end.
-  const mark = launchMark();
+  const mark = startMark();
   env[RUN_MARK] = runMark;
-  env[LAUNCH_MARK] = mark;
+  env[LAUNCH_MARK] = mark.value;
   const commandLine = expandTemplate(template, values);
   const envLine = Object.entries(extra)
     .map(([name, value]) => (value === undefined ? `-u ${name}` : `${name}=${shellWord(value)}`))
@@ -74,7 +74,7 @@ export function stdioCommand(template: string, targetEnv: Record<string, string>
     commandLine,
     envLine,
     cleanup: () => {
-      killMarked(LAUNCH_MARK, mark);
+      mark.sweep();
       rmSync(cwd, { recursive: true, force: true });
     },
   };

@@ -2,7 +2,10 @@
 // they leave its process group (a daemon, a cluster manager, `setsid`): the run's (CONFORM_RUN) and its own
 // start's (CONFORM_LAUNCH). Stopping a start kills its group, then every process still marked as that start;
 // the runner, at its end, kills every process still marked as the run. Linux only (/proc); elsewhere the
-// process group is all there is.
+// process group is all there is. A start's sweep reads the environment only of processes that did not exist
+// when it began (a pid taken again within one case would need the whole pid range to wrap meanwhile; the
+// run's own sweep at its end reads them all): reading every process's environment at every stop was a few
+// percent of a run's CPU.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export const RUN_MARK = 'CONFORM_RUN';
@@ -13,24 +16,37 @@ export const runMark = process.env[RUN_MARK] || `direct-${process.pid}`;
 
 let launches = 0;
 
-/** A fresh value of LAUNCH_MARK for one start. */
-export function launchMark(): string {
-  return `${process.pid}-${++launches}-${Date.now().toString(36)}`;
+export interface StartMark {
+  /** The value of LAUNCH_MARK in the start's environment. */
+  value: string;
+  /** SIGKILLs every process marked as this start; returns how many there were. */
+  sweep(): number;
 }
 
-/** The pids of the processes (other than this one) whose environment holds `name=value`. */
-export function marked(name: string, value: string): number[] {
-  let entries: string[];
+/** A fresh value of LAUNCH_MARK for one start (made just before it). */
+export function startMark(): StartMark {
+  const value = `${process.pid}-${++launches}-${Date.now().toString(36)}`;
+  const before = new Set(processIds());
+  return { value, sweep: () => killPids(marked(LAUNCH_MARK, value, before)) };
+}
+
+function processIds(): number[] {
   try {
-    entries = readdirSync('/proc');
+    return readdirSync('/proc')
+      .map(Number)
+      .filter((pid) => Number.isInteger(pid));
   } catch {
     return [];
   }
+}
+
+/** The pids of the processes (other than this one, and than those in `except`) whose environment holds
+ * `name=value`. */
+export function marked(name: string, value: string, except: ReadonlySet<number> = new Set()): number[] {
   const needle = Buffer.from(`\0${name}=${value}\0`);
   const pids: number[] = [];
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
+  for (const pid of processIds()) {
+    if (pid === process.pid || except.has(pid)) continue;
     try {
       // A leading NUL so the first variable matches like the others.
       const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${pid}/environ`)]);
@@ -44,7 +60,10 @@ export function marked(name: string, value: string): number[] {
 
 /** SIGKILLs every process marked `name=value`; returns how many there were. */
 export function killMarked(name: string, value: string): number {
-  const pids = marked(name, value);
+  return killPids(marked(name, value));
+}
+
+function killPids(pids: number[]): number {
   for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');

@@ -38,46 +38,63 @@ check('recipes/config/jwt-secret/tokens-signed-with-the-secret', RECIPES, async 
   t.true(refused(res), `GET /api/auth/me with the login's claims signed with another secret: ${shown(res)}`);
 });
 
-// ---------------------------------------------------------------- JWT_EXPIRES_IN: one instance with 2 s tokens
+// ---------------------------------------------------------------- JWT_EXPIRES_IN: one instance with 4 s tokens
 
-const LIFETIME_MS = 2000;
+/** A token's lifetime. Claims count whole seconds, so a token may be good for up to a second less than this:
+ * 4 s leaves a busy machine (the whole run on two cores) time for the login and the first request. */
+const LIFETIME_MS = 4000;
 /** After the lifetime, how long a refusal may take to come (the claims count whole seconds). */
 const GRACE_MS = 2000;
-const EXPIRY = { env: { JWT_EXPIRES_IN: '2s' } };
+const EXPIRES_IN = `${LIFETIME_MS / 1000}s`;
+const EXPIRY = { env: { JWT_EXPIRES_IN: EXPIRES_IN } };
 
-/** Whether `path` accepts `token` right after `issuedAt`, and refuses it once the lifetime has passed (polled
- * from then until the grace ends). */
-async function acceptedThenRefused(c: CaseContext, api: RecipesApi, token: string, issuedAt: number, path: string): Promise<{ first: HttpResponse; last: HttpResponse }> {
-  const first = await api.call('GET', path, { token });
-  const lifetimeEnd = issuedAt + LIFETIME_MS;
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, lifetimeEnd - Date.now())));
-  c.note(`# ${LIFETIME_MS} ms after the login`);
-  let last = await api.call('GET', path, { token });
-  while (!refused(last) && Date.now() < lifetimeEnd + GRACE_MS) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    last = await api.call('GET', path, { token });
+/** Logins tried before the case gives up on a machine too busy to ask within a token's sure lifetime. */
+const LOGINS = 3;
+
+/** Logs in as `email`, then whether `path` accepts the token right after, and refuses it once the lifetime
+ * has passed (polled from then until the grace ends). The token is issued between the login's request and its
+ * answer, and claims count whole seconds: it is surely good until a second short of the lifetime after the
+ * request, and surely past it a lifetime after the answer. A first answer later than that, on a busy machine,
+ * judges nothing: the login is tried again. */
+async function acceptedThenRefused(c: CaseContext, api: RecipesApi, email: string, path: string): Promise<{ first: HttpResponse; last: HttpResponse }> {
+  for (let attempt = 1; ; attempt++) {
+    const loginSent = Date.now();
+    const token = await loggedIn(api, email);
+    const loginAnswered = Date.now();
+    const first = await api.call('GET', path, { token });
+    const late = Date.now() - loginSent;
+    if (!is2xx(first) && late >= LIFETIME_MS - 1000) {
+      const why = `the first request was answered ${late} ms after the login was sent, past the token's sure lifetime`;
+      if (attempt >= LOGINS) return c.inconclusive(`${why}, ${LOGINS} times (the machine too busy)`);
+      c.note(`# ${why}: logging in again`);
+      continue;
+    }
+    const lifetimeEnd = loginAnswered + LIFETIME_MS;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lifetimeEnd - Date.now())));
+    c.note(`# ${LIFETIME_MS} ms after the login's answer`);
+    let last = await api.call('GET', path, { token });
+    while (!refused(last) && Date.now() < lifetimeEnd + GRACE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      last = await api.call('GET', path, { token });
+    }
+    return { first, last };
   }
-  return { first, last };
 }
 
-check('recipes/config/jwt-expires-in/token-refused-after-duration', { ...RECIPES, timeoutMs: 30_000 }, async (t, c) => {
+check('recipes/config/jwt-expires-in/token-refused-after-duration', { ...RECIPES, timeoutMs: 40_000 }, async (t, c) => {
   const { api } = await sharedInstance(c, 'expiry', EXPIRY);
   const admin = await api.admin();
-  const issuedAt = Date.now();
-  const token = await loggedIn(api, admin.email);
-  const { first, last } = await acceptedThenRefused(c, api, token, issuedAt, '/api/auth/me');
-  t.true(is2xx(first), `GET /api/auth/me right after the login (JWT_EXPIRES_IN=2s): ${shown(first)}`);
-  t.true(refused(last), `GET /api/auth/me ${LIFETIME_MS + GRACE_MS} ms after the login (JWT_EXPIRES_IN=2s): ${shown(last)}`);
+  const { first, last } = await acceptedThenRefused(c, api, admin.email, '/api/auth/me');
+  t.true(is2xx(first), `GET /api/auth/me right after the login (JWT_EXPIRES_IN=${EXPIRES_IN}): ${shown(first)}`);
+  t.true(refused(last), `GET /api/auth/me ${LIFETIME_MS + GRACE_MS} ms after the login (JWT_EXPIRES_IN=${EXPIRES_IN}): ${shown(last)}`);
 });
 
-check('recipes/auth/jwt-expiry/bearer-route-refuses-expired-token', { ...RECIPES, timeoutMs: 30_000 }, async (t, c) => {
+check('recipes/auth/jwt-expiry/bearer-route-refuses-expired-token', { ...RECIPES, timeoutMs: 40_000 }, async (t, c) => {
   const { api } = await sharedInstance(c, 'expiry', EXPIRY);
   const user = await api.user('expiry');
-  const issuedAt = Date.now();
-  const token = await loggedIn(api, user.email);
-  const { first, last } = await acceptedThenRefused(c, api, token, issuedAt, '/api/recipes');
-  t.true(is2xx(first), `GET /api/recipes right after the login (JWT_EXPIRES_IN=2s): ${shown(first)}`);
-  t.true(refused(last), `GET /api/recipes ${LIFETIME_MS + GRACE_MS} ms after the login (JWT_EXPIRES_IN=2s): ${shown(last)}`);
+  const { first, last } = await acceptedThenRefused(c, api, user.email, '/api/recipes');
+  t.true(is2xx(first), `GET /api/recipes right after the login (JWT_EXPIRES_IN=${EXPIRES_IN}): ${shown(first)}`);
+  t.true(refused(last), `GET /api/recipes ${LIFETIME_MS + GRACE_MS} ms after the login (JWT_EXPIRES_IN=${EXPIRES_IN}): ${shown(last)}`);
 });
 
 // ---------------------------------------------------------------- APP_URL

@@ -29,13 +29,18 @@ check('static/rate-limit/custom-limit/limit-respected', launch, async (t, c) => 
 check('static/rate-limit/custom-window/served-again-after-window', launch, async (t, c) => {
   const windowMs = 1500;
   const site = await startSite(c, { config: { rateLimit: { limit: 2, windowMs } } });
-  // Windows need not start at this client's first request, so go until the first 429, then wait a window.
-  let firstLimited = 0;
-  for (let i = 1; i <= 8 && firstLimited === 0; i++) if ((await site.http.get('/x')).status === 429) firstLimited = i;
+  // Five requests at once: windows need not start at this client's first request, but five requests within
+  // one window's time meet at most two windows, so at least one of them is over a limit of 2.
+  const started = Date.now();
+  const burst = await Promise.all(Array.from({ length: 5 }, () => site.http.get('/x')));
+  const tookMs = Date.now() - started;
+  const limited = burst.filter((r) => r.status === 429).length;
+  if (limited === 0 && tookMs >= windowMs) {
+    c.inconclusive(`five requests at once took ${tookMs} ms, longer than the ${windowMs} ms window: none was limited`);
+  }
+  t.true(limited > 0, `five requests at once within ${tookMs} ms (limit 2): none answered 429`);
   await new Promise((r) => setTimeout(r, windowMs + 300));
-  const after = await site.http.get('/x');
-  t.true(firstLimited >= 3, `first 429 at request ${firstLimited} (limit 2)`);
-  t.is(after.status, 404);
+  t.is((await site.http.get('/x')).status, 404);
 });
 
 check('static/rate-limit/status-429/over-limit', launch, async (t, c) => {

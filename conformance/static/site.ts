@@ -1,7 +1,7 @@
 // Starting a static/proxy target for one case: the config is written as `server-config.json` in the
 // target's working directory (the documented default name), so `{config}` in a command template is optional.
 import type { ExecutionContext } from 'ava';
-import { claimPort, releasePorts } from '../harness/free-ports.ts';
+import { claimForCase } from '../harness/fixed-port.ts';
 import type { CaseContext, FileContent, HttpClient, Launched } from '../harness/index.ts';
 import { portOpen } from '../harness/launch.ts';
 
@@ -149,7 +149,7 @@ export function refused(t: ExecutionContext, exit: Exit, what: string): boolean 
 /** The documented default port: claimed in the port registry for the whole case (cases of other workers
  * wait), without asking it to be free. For cases where a wrong target may fall back to it. */
 export async function holdDefaultPort(c: CaseContext): Promise<number> {
-  if (await claimPort(DEFAULT_PORT)) c.defer(() => releasePorts([DEFAULT_PORT]));
+  await claimForCase(c, DEFAULT_PORT);
   return DEFAULT_PORT;
 }
 

@@ -158,6 +158,10 @@ export interface CallThrough {
  * the stub recorded that `match` accepts, decoded), with the tool's answer. When no such call comes, the
  * message shows the tool's own answer (which may say why it made none).
  */
+/** Each recorded message decoded once: every case of a file looks through all the calls of its shared stub,
+ * one of which carries 50 MB. (A path names one method, so one decoding per message.) */
+const decoded = new WeakMap<Uint8Array, unknown>();
+
 export async function callThrough<M extends Method>(
   t: ExecutionContext,
   c: CaseContext,
@@ -169,11 +173,15 @@ export async function callThrough<M extends Method>(
 ): Promise<{ request: MessageShape<M['input']>; answer: Answer } | undefined> {
   const path = `/${method.parent.typeName}/${method.name}`;
   const decode = (message: Uint8Array): MessageShape<M['input']> | undefined => {
+    if (decoded.has(message)) return decoded.get(message) as MessageShape<M['input']> | undefined;
+    let request: MessageShape<M['input']> | undefined;
     try {
-      return fromBinary(method.input, message) as MessageShape<M['input']>;
+      request = fromBinary(method.input, message) as MessageShape<M['input']>;
     } catch {
-      return undefined;
+      request = undefined;
     }
+    decoded.set(message, request);
+    return request;
   };
   const answer = answerOf(await tools.callTool(call.tool, call.args));
   const recorded = await stub

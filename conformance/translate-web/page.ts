@@ -2,11 +2,12 @@
 // page at the gateway, and the forms named by the target description's `page` (CSS selectors: where the
 // reference's page has them, see reference-target/description.json). Every request the page makes to
 // /api/ is recorded with its status and time.
-import { perFile } from '../harness/per-file.ts';
+import pLimit from 'p-limit';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { CaseOptions } from '../harness/check.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../harness/environment.ts';
+import { perFile } from '../harness/per-file.ts';
 import { target } from './target.ts';
 
 /** Cases driving the page: a `cmd:` gateway, a Chromium here, and a description of the page's forms. */
@@ -43,6 +44,14 @@ export function pageDescription(): PageDescription {
 
 /** How long a step on the page (a click, a fill) may wait for its element. */
 const STEP_TIMEOUT_MS = 10_000;
+
+/** How long loading the page may take, once its turn has come. */
+const LOAD_TIMEOUT_MS = 30_000;
+
+/** Pages being opened at once. Each costs a renderer process and about half a second of CPU when the machine
+ * is idle: the file's cases all opening theirs together took over 10 s each on a loaded CI machine. One at a
+ * time, a page's load is timed on its own, not behind its neighbours'. */
+const opening = pLimit(1);
 
 /** The file's one Chromium, started by its first page. */
 const browsers = perFile<Browser>((browser) => browser.close());
@@ -95,7 +104,7 @@ export async function openPage(c: CaseContext, url: string): Promise<OpenedPage>
   });
   const address = new URL(form.path, url).href;
   c.note(`# page: ${address} in Chromium (${CHROMIUM_PATH})`);
-  await c.need(`loading the page ${address}`, page.goto(address));
+  await c.need(`loading the page ${address}`, opening(() => page.goto(address, { timeout: LOAD_TIMEOUT_MS })));
   return { page, requests, form };
 }
 

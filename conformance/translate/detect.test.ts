@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { type DetectSample, detectGolden, detectSamples } from '../../tools/fixtures/translate.ts';
 import type { CaseContext } from '../harness/case-context.ts';
+import { scalarString } from '../harness/arbitraries.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
 import { connect, facts } from './target.ts';
@@ -128,7 +129,7 @@ check('translate/detect/no-score-zero/heuristic-variant-samples', variant, async
 // ------------------------------------------------------------------ arbitrary text
 
 const anyText = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 200 }),
+  scalarString({ maxLength: 200 }),
   fc.string({ unit: 'grapheme', maxLength: 80 }),
   fc.string({ unit: 'binary-ascii', maxLength: 80 }),
   fc.tuple(fc.constantFrom(...SAMPLES.map((s) => s.text)), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.boolean()).map(([s, r, first]) => (first ? s + r : r + s)),

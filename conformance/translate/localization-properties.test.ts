@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { GOLDEN_SOURCE, GOLDEN_TARGET } from '../../tools/fixtures/translate.ts';
+import { scalarString } from '../harness/arbitraries.ts';
 import { check } from '../harness/check.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
@@ -33,14 +34,14 @@ const key = fc.oneof(
   fc.constantFrom('', ' ', '__proto__', 'constructor', 'toString', '0', '1', '2', '10', '-1', '01', '1.5', '4294967295'),
   fc.constantFrom('a.b', 'a/b', '$ref', '"', '\\', '\u0000', '\t', 'key with spaces', '🎉', 'ключ', '键', 'مفتاح', 'e\u0301', T),
   fc.string({ unit: 'grapheme', maxLength: 6 }),
-  fc.string({ unit: 'binary', maxLength: 6 }),
+  scalarString({ maxLength: 6 }),
   fc.stringMatching(/^[a-z][A-Za-z0-9_]{0,10}$/),
 );
 const blank = fc.array(fc.constantFrom(...WHITESPACE_CHARS), { maxLength: 4 }).map((chars) => chars.join(''));
 const text = fc
   .oneof(
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }),
-    fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }),
+    scalarString({ minLength: 1, maxLength: 20 }),
     fc.constantFrom('Hello {name}', '{{count}} files', '%d items left', '%1$s of %2$s', '<b>Bold</b> move', 'Tom &amp; Jerry'),
     fc.constantFrom("It's 5 o'clock", 'Ünïcødé', '日本語のテキスト', 'مرحبا بالعالم', 'line\nbreak', '\ud800 lone surrogate', '"q" \\ b', T),
   )

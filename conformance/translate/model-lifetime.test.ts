@@ -81,13 +81,29 @@ check('translate/models/ttl-unload/released-then-loaded-again', { ...LIFECYCLE, 
 
 check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
-  t.is((await synthesize(client)).codeName, 'OK');
-  const ended = Date.now();
-  await sleep(ttlMs / 2);
-  // Only an early unload can show here: a slow machine delays unloads, never hastens them.
-  if (Date.now() - ended < ttlMs) t.deepEqual(events(launched), ['loaded tts'], `${Date.now() - ended} ms after the call (TTL ${ttlMs} ms)`);
+  // The TTL runs from the end of the call's use of the model, which the answer reaches us after (a busy
+  // machine can put a long time between them): what is sure is that no unload is due before the call was
+  // sent plus the TTL, checked at three quarters of that. That needs a call answered well within the TTL: the
+  // first also loads the model, so up to three are made (each keeps the model in use).
+  let sent = 0;
+  let took = Number.POSITIVE_INFINITY;
+  for (let call = 0; call < 3 && took >= ttlMs / 2; call++) {
+    sent = Date.now();
+    t.is((await synthesize(client)).codeName, 'OK');
+    took = Date.now() - sent;
+  }
+  const checkAt = sent + ttlMs * 0.75;
+  const judged = Date.now() < checkAt;
+  if (judged) {
+    await sleep(checkAt - Date.now());
+    // Only an early unload can show here: a slow machine delays unloads, never hastens them.
+    if (Date.now() - sent < ttlMs) t.deepEqual(events(launched), ['loaded tts'], `${Date.now() - sent} ms after the call was sent (TTL ${ttlMs} ms)`);
+  }
   const later = await waitFor(launched, (e) => e.includes('unloaded tts'), ttlMs + SLACK_MS);
   t.true(later.includes('unloaded tts'), `not unloaded ${ttlMs + SLACK_MS} ms after the call: ${later.join(', ')}`);
+  if (!judged && later.includes('unloaded tts')) {
+    c.inconclusive(`each of three calls took half the TTL (${ttlMs} ms) or more (the last ${took} ms): an early unload cannot be told from a timely one`);
+  }
 });
 
 // ---------------------------------------------------------------- the reference's choices (informational)

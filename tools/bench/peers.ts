@@ -4,22 +4,22 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT, portOpen } from '../../conformance/harness/launch.ts';
-
-export interface Peer {
-  name: string;
-  /** Path prefix of the measured URL: `/small.txt` for files, `/api/item` for proxying. */
-  path: string;
-  start(dir: string, port: number, upstreamPort: number): { command: string[]; env?: Record<string, string> };
-}
+import type { HttpPeer } from './http-scenario.ts';
 
 const NODE = process.execPath;
 const bin = (...parts: string[]) => join(PROJECT_ROOT, 'node_modules', ...parts);
 export const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+/** The middle value of a series (the upper one of an even count): the figure every benchmark reports. */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 
-function referenceConfig(dir: string, port: number, extra: object): string {
+/** The static reference's config: `public` served, and each proxy rule (given with an empty target) sent to the
+ * upstream. */
+function referenceConfig(dir: string, port: number, extra: { proxy?: Record<string, string>; logging?: false }, upstreams: number[]): string {
   const file = join(dir, `reference-${port}.json`);
-  writeFileSync(file, JSON.stringify({ port, folders: 'public', logging: false, ...extra }));
+  const proxy = extra.proxy && Object.fromEntries(Object.keys(extra.proxy).map((prefix) => [prefix, `http://127.0.0.1:${upstreams[0]}`]));
+  writeFileSync(file, JSON.stringify({ port, folders: 'public', ...extra, ...(proxy ? { proxy } : {}) }));
   return file;
 }
 
@@ -40,49 +40,50 @@ http { access_log off; include /etc/nginx/mime.types;
   return file;
 }
 
-export const FILE_PEERS: Peer[] = [
-  {
-    name: 'reference',
-    path: '/small.txt',
-    start: (dir, port) => ({
-      command: [NODE, join(PROJECT_ROOT, '.cache/reference/static.mjs'), '--config', referenceConfig(dir, port, {})],
-      env: { NODE_ENV: 'production', STATIC_BIND: '127.0.0.1' },
-    }),
-  },
-  {
-    name: 'sirv-cli',
-    path: '/small.txt',
-    start: (dir, port) => ({ command: [NODE, bin('sirv-cli', 'bin.js'), join(dir, 'public'), '--port', String(port), '--host', '127.0.0.1', '--quiet'] }),
-  },
+/** The static reference as a user runs it: its bundle in production mode, every default left on (the access
+ * log included: to stdout, which the benchmark discards). */
+function staticReference(extra: object, name = 'reference'): HttpPeer {
+  return {
+    name,
+    command: (dir, port, up) => [NODE, join(PROJECT_ROOT, '.cache/reference/static.mjs'), '--config', referenceConfig(dir, port, extra, up)],
+    env: { NODE_ENV: 'production', STATIC_BIND: '127.0.0.1' },
+  };
+}
+
+/** The same with `logging: false`: what the access log costs, and the reference as the other peers run here. */
+const NO_LOG = 'reference, log off';
+
+const EXPRESS: HttpPeer = {
+  name: 'express + serve-static',
+  command: (dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/express-peer.mjs'), String(port), join(dir, 'public'), String(up[0])],
+};
+
+const nginx: HttpPeer[] = NGINX ? [{ name: 'nginx', command: (dir, port, up) => [NGINX, '-c', nginxConf(dir, port, up)] }] : [];
+
+/** Peers serving `public/small.txt`. */
+export const FILE_PEERS: HttpPeer[] = [
+  staticReference({}),
+  staticReference({ logging: false }, NO_LOG),
+  { name: 'sirv-cli', command: (dir, port) => [NODE, bin('sirv-cli', 'bin.js'), join(dir, 'public'), '--port', String(port), '--host', '127.0.0.1', '--quiet'] },
   {
     name: 'serve',
-    path: '/small.txt',
-    start: (dir, port) => ({ command: [NODE, bin('serve', 'build', 'main.js'), join(dir, 'public'), '-l', `tcp://127.0.0.1:${port}`, '--no-request-logging', '--no-clipboard'] }),
+    command: (dir, port) => [NODE, bin('serve', 'build', 'main.js'), join(dir, 'public'), '-l', `tcp://127.0.0.1:${port}`, '--no-request-logging', '--no-clipboard'],
   },
-  ...(NGINX ? [{ name: 'nginx', path: '/small.txt', start: (dir: string, port: number, up: number) => ({ command: [NGINX, '-c', nginxConf(dir, port, up)] }) }] : []),
+  EXPRESS,
+  ...nginx,
 ];
 
-export const PROXY_PEERS: Peer[] = [
-  {
-    name: 'reference',
-    path: '/api/item',
-    start: (dir, port, up) => ({
-      command: [NODE, join(PROJECT_ROOT, '.cache/reference/static.mjs'), '--config', referenceConfig(dir, port, { proxy: { '/api': `http://127.0.0.1:${up}` } })],
-      env: { NODE_ENV: 'production', STATIC_BIND: '127.0.0.1' },
-    }),
-  },
-  {
-    name: 'http-proxy (bare)',
-    path: '/api/item',
-    start: (_dir, port, up) => ({ command: [NODE, join(PROJECT_ROOT, 'tools/bench/bare-proxy.mjs'), String(port), String(up)] }),
-  },
-  {
-    name: 'upstream (direct)',
-    path: '/api/item',
-    start: (_dir, port) => ({ command: [NODE, join(PROJECT_ROOT, 'tools/bench/upstream.mjs'), String(port)] }),
-  },
-  ...(NGINX ? [{ name: 'nginx', path: '/api/item', start: (dir: string, port: number, up: number) => ({ command: [NGINX, '-c', nginxConf(dir, port, up)] }) }] : []),
+/** Peers forwarding `/api/...` to the upstream. */
+export const PROXY_PEERS: HttpPeer[] = [
+  staticReference({ proxy: { '/api': '' } }),
+  staticReference({ proxy: { '/api': '' }, logging: false }, NO_LOG),
+  { name: 'http-proxy (bare)', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/bare-proxy.mjs'), String(port), ...up.map(String)] },
+  { name: 'express + h-p-middleware', command: EXPRESS.command },
+  { name: 'upstream (direct)', command: (_dir, port) => upstreamCommand(port) },
+  ...nginx,
 ];
+
+export const upstreamCommand = (port: number): string[] => [NODE, join(PROJECT_ROOT, 'tools/bench/upstream.mjs'), String(port)];
 
 export interface StartOptions {
   cwd?: string;
@@ -119,6 +120,8 @@ const AUTOCANNON = join(PROJECT_ROOT, 'node_modules', 'autocannon', 'autocannon.
 
 export interface LoadSample {
   rps: number;
+  p50Ms: number;
+  p99Ms: number;
   /** Socket errors and non-2xx answers: shown beside the numbers, a sign the run is not comparable. */
   faults: number;
 }
@@ -146,6 +149,11 @@ export function runLoad(argv: string[]): Promise<string> {
 export async function autocannon(url: string, seconds: number, connections: number, headers: Record<string, string> = {}): Promise<LoadSample> {
   const argv = ['node', AUTOCANNON, '-c', String(connections), '-d', String(seconds), '--json'];
   for (const [name, value] of Object.entries(headers)) argv.push('-H', `${name}=${value}`);
-  const result = JSON.parse(await runLoad([...argv, url])) as { requests: { average: number }; non2xx: number; errors: number };
-  return { rps: result.requests.average, faults: result.non2xx + result.errors };
+  const result = JSON.parse(await runLoad([...argv, url])) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return { rps: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, faults: result.non2xx + result.errors };
 }

@@ -10,7 +10,7 @@ import type { Catalog } from '../spec/catalog.ts';
 import type { KnownFailing } from './known-failing.ts';
 import { type CaseNotes, type CaseResult, caseOutcome } from './outcomes.ts';
 import { COMPILED_CONFIG, compileSuites } from './compile-suites.ts';
-import { longestFirst, recordFileTimes } from './file-times.ts';
+import { recordWorkerTimes, workerGroups } from './file-times.ts';
 import { runAva } from './run-ava.ts';
 import type { Suite } from './suites.ts';
 
@@ -63,7 +63,7 @@ export async function runSuites(
 ): Promise<RunOutcome> {
   const runMark = `run-${process.pid}-${Date.now().toString(36)}`;
   // The suites first: a suite that does not build leaves nothing behind.
-  const compiled = compileSuites(longestFirst(suites.flatMap((s) => s.files)));
+  const compiled = compileSuites(workerGroups(suites.flatMap((s) => s.files)));
   const scratch = mkdtempSync(join(tmpdir(), 'conform-run-'));
   const eventsFile = join(scratch, 'events.jsonl');
   const clauseIndex = join(scratch, 'clauses.json');
@@ -94,7 +94,7 @@ export async function runSuites(
     // Faults of the run as a whole (a file that does not load) are reported with the first surface.
     runs.values().next().value?.harnessErrors.push(...ava.harnessErrors);
     const cases = new Map<string, Extract<HarnessEvent, { type: 'case' }>>();
-    const fileTimes = new Map<string, number>();
+    const workerTimes: { files: string[]; ms: number }[] = [];
     const repro = new Map<string, string[]>();
     const notes = new Map<string, CaseNotes>();
     const notesOf = (id: string): CaseNotes => {
@@ -119,11 +119,11 @@ export async function runSuites(
       else if (e.type === 'launched') {
         const run = surfaceOf(e.id);
         if (run) run.launches++;
-      } else if (e.type === 'file-time') fileTimes.set(compiled.sourceOf(e.file), e.ms);
+      } else if (e.type === 'file-time') workerTimes.push({ files: compiled.sourcesOf(e.file), ms: e.ms });
       else surfaceOf(e.id)?.targetErrors.push(e.message);
     }
     // Only a full run's times: a filtered one says little of how long a file takes.
-    if (settings.only.length === 0 && settings.skip.length === 0 && !settings.list) recordFileTimes(fileTimes);
+    if (settings.only.length === 0 && settings.skip.length === 0 && !settings.list) recordWorkerTimes(workerTimes);
     for (const e of cases.values()) {
       const clause = catalog.byId.get(e.clause)!;
       const { outcome, message } = caseOutcome(e, clause, ava.tap.get(e.id), notesOf(e.id), settings.known);

@@ -14,7 +14,7 @@ import { SERVING_DEFAULTS } from './normalize-serving.ts';
 import { SITE_DEFAULTS } from './normalize-site.ts';
 import { GLOBAL_DEFAULTS } from './normalize-config.ts';
 import { MAX_CONFIG_BYTES } from './read-config-file.ts';
-import { SCHEMA } from './schema-check.ts';
+import SCHEMA from '../gateway-config.schema.json' with { type: 'json' };
 
 const dir = mkdtempSync(join(tmpdir(), 'gateway-read-'));
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,12 +1,11 @@
 // Validates the parsed file against gateway-config.schema.json (the schema editors use too) and turns the
-// first ajv error into one ConfigError naming the key path and the reason in words.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+// first ajv error into one ConfigError naming the key path and the reason in words. The check is ajv's
+// standalone code for the schema (gen/, `npm run gen`): compiling the schema at each start cost more CPU than
+// the rest of a start.
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError } from './config-error.ts';
-// Imported, not read beside the module: the reference also runs as one bundled file.
-import SCHEMA from '../gateway-config.schema.json' with { type: 'json' };
+import generatedValidator from './gen/schema-validator.ts';
 import { formatKeyPath, type KeySegment, pointerSegments } from './key-path.ts';
-
-export { SCHEMA };
 
 /** Keys the schema declares only to refuse them, with the reason given. */
 const REJECTED_KEYS: Record<string, string> = {
@@ -14,21 +13,10 @@ const REJECTED_KEYS: Record<string, string> = {
   ciphers: 'not supported: cipher suites are not configurable; remove tls.ciphers',
 };
 
-let compiled: ValidateFunction | undefined;
-
-function validator(): ValidateFunction {
-  if (compiled === undefined) {
-    const ajv = new Ajv2020({ allErrors: false, verbose: true, allowUnionTypes: true });
-    // The schema's own annotation: the reason given when a `pattern` does not match.
-    ajv.addKeyword({ keyword: 'x-reason', schemaType: 'string' });
-    compiled = ajv.compile(SCHEMA as object);
-  }
-  return compiled;
-}
+const validate = generatedValidator as ValidateFunction;
 
 /** Throws ConfigError for the first schema violation; `filePath` names the top level itself. */
 export function checkSchema(raw: unknown, filePath: string): void {
-  const validate = validator();
   if (validate(raw)) return;
   const errors = validate.errors ?? [];
   const [first] = errors;

@@ -123,6 +123,8 @@ export class PooledConnection {
     };
     parser[HTTPParser.kOnMessageBegin] = () => {
       this.#received = true;
+      // Trailers of the previous answer arrive through kOnHeaders too: they are not this answer's headers.
+      this.#partialHeaders = [];
     };
     parser[HTTPParser.kOnMessageComplete] = () => this.#onComplete();
     this.#parser = parser;

@@ -177,6 +177,22 @@ test('HEAD, 204 and 304 answers have no body and leave the connection reusable',
   t.is(connections(), 1);
 });
 
+test('trailers of an answer are not headers of the next answer on the connection', async (t) => {
+  const { pool, connections } = await httpUpstream(t, (req, res) => {
+    if (req.url === '/trailed') {
+      res.writeHead(200, { 'transfer-encoding': 'chunked', trailer: 'x-t' });
+      res.write('body');
+      res.addTrailers({ 'x-t': 'v' });
+      res.end();
+    } else res.writeHead(200, { 'content-length': 4 }).end('next');
+  });
+  t.is((await exchange(pool, { path: '/trailed' })).body.toString(), 'body');
+  const next = await exchange(pool, {});
+  t.is(next.body.toString(), 'next');
+  t.false(next.headers.some((h) => h.toLowerCase() === 'x-t'), next.headers.join(', '));
+  t.is(connections(), 1);
+});
+
 test('an answer without a length runs to the connection close; Connection: close is not reused', async (t) => {
   let opened = 0;
   const pool = await tcpUpstream(t, (socket, _head, index) => {

@@ -1,5 +1,5 @@
 // Table-driven checks of the startup normalisation: defaults filled in, key paths named in errors.
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -11,6 +11,7 @@ import { type NormalizeOptions, normalizeSites } from './normalize-site.ts';
 
 const baseDir = mkdtempSync(join(tmpdir(), 'sp-normalize-'));
 mkdirSync(join(baseDir, 'public'));
+test.after.always(() => rmSync(baseDir, { recursive: true, force: true }));
 const options: NormalizeOptions = { baseDir, mode: 'development', envPort: undefined, warn: () => {} };
 
 const errorCases: [string, unknown, string][] = [

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { SiteContext } from '../site/handler.ts';
 import { serve } from '../site/serve-for-tests.ts';
+import { readsSettled } from './file-cache.ts';
 import { scanFolder } from './folder-links.ts';
 import { createStaticFolders } from './static-folders.ts';
 
@@ -47,7 +48,7 @@ const EXPECTED: [string, number, string?][] = [
 test('the scan: links out are refused, the rest indexable; a loop or a dangling link is what sirv cannot index', (t) => {
   const { root, dir } = tree(false);
   try {
-    t.deepEqual(scanFolder(join(dir, 'inner')), { links: null, unindexable: null });
+    t.like(scanFolder(join(dir, 'inner')), { links: null, unindexable: null });
     const { links, unindexable } = scanFolder(dir);
     t.is(unindexable, null);
     t.true(links!.refuses('/vault/key.txt'));
@@ -79,12 +80,16 @@ for (const [mode, broken] of SETUPS) {
     try {
       t.is(warnings.length, mode === 'production' && broken ? 1 : 0, warnings.join('\n'));
       const expected: typeof EXPECTED = broken ? [...EXPECTED, ['/inner/up/plain.txt', 200, 'PLAIN']] : EXPECTED;
-      for (const [path, status, body] of expected) {
-        const res = await fetch(server.url + path);
-        const text = await res.text();
-        t.is(res.status, status, path);
-        if (body !== undefined) t.is(text, body, path);
-        t.false(text.includes('SECRET'), path);
+      // Twice: the second time, small files a production folder has read are answered from memory.
+      for (const round of [1, 2]) {
+        for (const [path, status, body] of expected) {
+          const res = await fetch(server.url + path);
+          const text = await res.text();
+          t.is(res.status, status, `${path} (${round})`);
+          if (body !== undefined) t.is(text, body, `${path} (${round})`);
+          t.false(text.includes('SECRET'), `${path} (${round})`);
+        }
+        await readsSettled();
       }
     } finally {
       await server.close();

@@ -52,6 +52,8 @@ export interface LinkIndex {
 }
 
 export interface FolderScan {
+  /** Every file the walk found (with a leading slash, links followed). */
+  files: Set<string>;
   /** The links out of the folder (null: none, the common case, with no check per request). */
   links: LinkIndex | null;
   /** What sirv's start-up index cannot take, or null: it stops at a dangling link, a loop of links or an
@@ -77,7 +79,7 @@ export function scanFolder(dir: string): FolderScan {
             return false;
           },
         };
-  return { links, unindexable: walk.unindexable };
+  return { files, links, unindexable: walk.unindexable };
 }
 
 interface Walk {

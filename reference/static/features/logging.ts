@@ -1,14 +1,20 @@
 // Access log through morgan. The log file is opened synchronously at startup so a bad path is a startup
 // error naming `logging.file`, not an unhandled stream error on the first request. Like every feature
-// package, morgan is imported only when the feature is configured (see build-site).
+// package, morgan is imported only when the feature is configured (see build-site). Lines for standard
+// output are gathered over one turn of the event loop and written at once: a write to a pipe or a file is a
+// system call made synchronously, which at one a request was a good part of a small file's cost.
 import { createWriteStream, openSync } from 'node:fs';
 import { ConfigError } from '../config/config-error.ts';
 import type { LoggingOptions } from '../config/site-config.ts';
 import type { Handler } from '../site/handler.ts';
 
+interface LineSink {
+  write(line: string): boolean;
+}
+
 export async function createLogging(options: LoggingOptions, key: string): Promise<Handler> {
   const { default: morgan } = await import('morgan');
-  let stream: NodeJS.WritableStream = process.stdout;
+  let stream: LineSink = stdoutLines;
   if (options.file !== null) {
     let fd: number;
     try {
@@ -25,3 +31,22 @@ export async function createLogging(options: LoggingOptions, key: string): Promi
   // morgan is written for express but only uses node's req/res; the cast bridges the declared types.
   return morgan(options.format, { stream }) as unknown as Handler;
 }
+
+/** Standard output, one write per turn of the event loop for the lines of every site; what is pending when
+ * the process exits is written then. */
+const stdoutLines: LineSink = (() => {
+  let pending = '';
+  const flush = () => {
+    const out = pending;
+    pending = '';
+    if (out !== '') process.stdout.write(out);
+  };
+  process.once('exit', flush);
+  return {
+    write(line) {
+      if (pending === '') setImmediate(flush);
+      pending += line;
+      return true;
+    },
+  };
+})();

@@ -1,7 +1,10 @@
-// The proxy's hygiene on a real loopback upstream that records what reaches it: dot segments resolved before a
-// rule is matched (and the resolved path forwarded), hop-by-hop headers dropped both ways, and the client's
-// connection kept or closed as the client asked, whatever the upstream's Connection says.
-import { createServer, type IncomingHttpHeaders, request } from 'node:http';
+// The proxy on a real loopback upstream that records what reaches it: dot segments resolved before a rule is
+// matched (and the resolved path forwarded), hop-by-hop headers dropped both ways, the client's connection kept
+// or closed as the client asked, whatever the upstream's Connection says; bodies streamed both ways, 502 on a
+// failure before the answer, a cut connection after it, slow upstreams waited for, upstream connections kept
+// alive and freed when the client goes away.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { serve } from '../site/serve-for-tests.ts';
@@ -26,7 +29,7 @@ async function setup(t: { teardown(fn: () => Promise<void> | void): void }): Pro
   const front = await serve(proxy.handler);
   t.teardown(async () => {
     await front.close();
-    proxy.close();
+    await proxy.close();
     upstream.closeAllConnections();
     await new Promise((done) => upstream.close(done));
   });
@@ -35,10 +38,10 @@ async function setup(t: { teardown(fn: () => Promise<void> | void): void }): Pro
 
 /** A raw request: the path as written (a URL string would have its dot segments resolved by the client), and
  * any header (fetch refuses Connection, Upgrade and the like); resolves with the status and headers. */
-function send(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+function send(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path, headers, agent: false }, (res) => {
+    const req = request({ hostname, port, path, headers, method, agent: false }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
     });
@@ -117,4 +120,185 @@ test("the upstream's hop-by-hop answer headers are not relayed; the client's con
     t.not(headers['keep-alive'], 'timeout=77');
     t.is(headers['x-end'], 'kept');
   }
+});
+
+type UpstreamHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** An upstream answering with `answer`, the proxy sending `/api` to it (after a step that sets X-Site, as the
+ * custom headers step does), and the upstream's connection count. */
+async function proxied(t: { teardown(fn: () => Promise<void> | void): void }, answer: UpstreamHandler): Promise<{ url: string; connections: () => number }> {
+  let connections = 0;
+  const upstream = createServer(answer);
+  upstream.on('connection', () => connections++);
+  await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+  const target = new URL(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+  const proxy = await createProxy([{ prefix: '/api', targets: [{ href: target.href, url: target }] }]);
+  const front = await serve((req, res, next) => {
+    res.setHeader('X-Site', 'conform');
+    proxy.handler(req, res, next);
+  });
+  t.teardown(async () => {
+    await front.close();
+    await proxy.close();
+    upstream.closeAllConnections();
+    await new Promise((done) => upstream.close(done));
+  });
+  return { url: front.url, connections: () => connections };
+}
+
+/** Rejects after `ms`: a bound on what a test waits for. */
+const within = <T>(ms: number, promise: Promise<T>, what: string): Promise<T> =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms).unref())]);
+
+test('request bodies are streamed: the upstream has the first part before the client sends the rest', async (t) => {
+  let firstPart!: () => void;
+  const arrived = new Promise<void>((done) => {
+    firstPart = done;
+  });
+  const { url } = await proxied(t, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.once('data', () => firstPart());
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => res.end(Buffer.concat(chunks)));
+  });
+  const { hostname, port } = new URL(url);
+  const req = request({ hostname, port, path: '/api/upload', method: 'POST', agent: false });
+  const answer = new Promise<string>((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+  });
+  req.write('first part, ');
+  await within(5000, arrived, 'the first part upstream');
+  req.end('then the rest');
+  t.is(await within(5000, answer, 'the answer'), 'first part, then the rest');
+});
+
+test('a large body goes up and comes back whole', async (t) => {
+  const { url } = await proxied(t, (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    req.pipe(res);
+  });
+  const body = randomBytes(8 * 1024 * 1024);
+  const res = await fetch(`${url}/api/echo`, { method: 'PUT', body });
+  const back = Buffer.from(await res.arrayBuffer());
+  t.is(res.status, 200);
+  t.is(back.length, body.length);
+  t.true(back.equals(body));
+});
+
+test("an upstream dying mid-body cuts the client's connection: the client never sees a complete answer", async (t) => {
+  const { url } = await proxied(t, (_req, res) => {
+    res.writeHead(200, { 'content-length': '100' });
+    res.write('partial');
+    setTimeout(() => res.socket?.destroy(), 50);
+  });
+  const { hostname, port } = new URL(url);
+  const outcome = await within(
+    5000,
+    new Promise<{ status: number; complete: boolean; body: string }>((resolve, reject) => {
+      const req = request({ hostname, port, path: '/api/die', agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('error', () => {});
+        res.on('close', () => resolve({ status: res.statusCode!, complete: res.complete, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    }),
+    'the cut',
+  );
+  t.deepEqual(outcome, { status: 200, complete: false, body: 'partial' });
+});
+
+test('any upstream failure before an answer is a 502 Bad Gateway', async (t) => {
+  const { url } = await proxied(t, (req) => req.socket.destroy());
+  const res = await fetch(`${url}/api/x`);
+  t.is(res.status, 502);
+  t.is(await res.text(), 'Bad Gateway');
+
+  const [dead] = await new Promise<number[]>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve([port]));
+    });
+  });
+  const target = new URL(`http://127.0.0.1:${dead}`);
+  const proxy = await createProxy([{ prefix: '/', targets: [{ href: target.href, url: target }] }]);
+  const front = await serve(proxy.handler);
+  try {
+    t.is((await fetch(`${front.url}/x`)).status, 502);
+  } finally {
+    await front.close();
+    await proxy.close();
+  }
+});
+
+test('a slow upstream is waited for', async (t) => {
+  const { url } = await proxied(t, (_req, res) => {
+    setTimeout(() => res.end('late'), 1500);
+  });
+  const res = await fetch(`${url}/api/slow`);
+  t.is(await res.text(), 'late');
+});
+
+test('HEAD: the answer head is relayed, without a body', async (t) => {
+  const { url } = await proxied(t, (req, res) => {
+    res.writeHead(200, { 'content-length': '11', 'x-method': req.method });
+    res.end(req.method === 'HEAD' ? undefined : 'hello world');
+  });
+  const { status, headers } = await send(url, '/api/h', {}, 'HEAD');
+  t.is(status, 200);
+  t.is(headers['x-method'], 'HEAD');
+  t.is(headers['content-length'], '11');
+});
+
+test('a chunked answer is relayed in full; Set-Cookie lines stay apart beside the headers earlier steps set', async (t) => {
+  const { url } = await proxied(t, (_req, res) => {
+    res.writeHead(200, [['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['Content-Type', 'text/plain']].flat());
+    res.write('one, ');
+    setTimeout(() => res.end('two'), 20);
+  });
+  const res = await fetch(`${url}/api/chunks`);
+  t.is(await res.text(), 'one, two');
+  t.deepEqual(res.headers.getSetCookie(), ['a=1', 'b=2']);
+  t.is(res.headers.get('x-site'), 'conform');
+});
+
+test('upstream connections are kept alive and reused', async (t) => {
+  const { url, connections } = await proxied(t, (_req, res) => res.end('ok'));
+  for (let i = 0; i < 5; i++) t.is(await (await fetch(`${url}/api/${i}`)).text(), 'ok');
+  t.is(connections(), 1);
+});
+
+test('a client that goes away frees the upstream connection it was waiting on', async (t) => {
+  let upstreamClosed!: () => void;
+  const closed = new Promise<void>((done) => {
+    upstreamClosed = done;
+  });
+  let received!: () => void;
+  const waiting = new Promise<void>((done) => {
+    received = done;
+  });
+  const { url } = await proxied(t, (req) => {
+    req.socket.once('close', () => upstreamClosed());
+    received();
+  });
+  const { hostname, port } = new URL(url);
+  const req = request({ hostname, port, path: '/api/never', agent: false });
+  req.on('error', () => {});
+  req.end();
+  await within(5000, waiting, 'the request upstream');
+  req.destroy();
+  await within(5000, closed, 'the upstream connection closed');
+  t.pass();
 });

@@ -1,6 +1,6 @@
 // Static folders through sirv, one sirv instance per mount, tried longest mount first and in configured
-// order within a mount. Production uses sirv's start-up file index (`dev: false`); development reads the
-// disk per request so new files appear. With hot reload, HTML pages are read here and sent with the
+// order within a mount. Production uses sirv's start-up file index (`dev: false`) and answers small files from
+// memory (file-cache.ts); development reads the disk per request so new files appear. With hot reload, HTML pages are read here and sent with the
 // client script injected instead of being streamed by sirv. A file reached through a link out of its
 // folder is not served (folder-links.ts).
 import { statSync } from 'node:fs';
@@ -10,6 +10,7 @@ import type { ParsedURL } from '@polka/url';
 import sirv, { type RequestHandler } from 'sirv';
 import type { FolderMount } from '../config/site-config.ts';
 import type { Handler, Request, Response, SiteContext } from '../site/handler.ts';
+import { FileCache } from './file-cache.ts';
 import { insideFolder, type LinkIndex, scanFolder, sirvCandidates } from './folder-links.ts';
 
 interface Mount {
@@ -22,6 +23,8 @@ interface Mount {
   realDir?: string;
   /** Otherwise: the links out of the folder found at start-up (null: none). */
   links: LinkIndex | null;
+  /** Otherwise: its small files kept in memory. */
+  cache: FileCache | null;
 }
 /** A single `bytes=start-[end]` range; anything else is ignored (a full 200), which RFC 9110 allows. */
 const SIMPLE_RANGE = /^bytes=(\d+)-(\d*)$/;
@@ -39,12 +42,13 @@ export function createStaticFolders(
     const scan = dev ? null : scanFolder(folder.dir);
     if (scan?.unindexable) ctx.warn(`${folder.key}: read from disk on every request, as the start-up index cannot take ${scan.unindexable}`);
     const fromDisk = scan === null || scan.unindexable !== null;
-    mounts.push({ mount: folder.mount, dir: folder.dir, serve: sirv(folder.dir, { dev: fromDisk }), fromDisk, links: scan?.links ?? null });
+    const cache = fromDisk ? null : new FileCache(folder.dir, scan!.files);
+    mounts.push({ mount: folder.mount, dir: folder.dir, serve: sirv(folder.dir, { dev: fromDisk }), fromDisk, links: scan?.links ?? null, cache });
   }
   if (mounts.length === 0) return (_req, _res, next) => next();
 
   const checked = injectHtml !== null || mounts.some((m) => m.fromDisk);
-  const only = !checked && mounts.length === 1 && mounts[0]!.mount === '/' && mounts[0]!.links === null ? mounts[0]!.serve : null;
+  const only = !checked && mounts.length === 1 && mounts[0]!.mount === '/' && mounts[0]!.links === null ? mounts[0]! : null;
 
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
@@ -52,14 +56,18 @@ export function createStaticFolders(
     // Dotfiles and `.`/`..` segments are never served (sirv's dev mode would serve dotfiles).
     if (path.includes('/.')) return next();
     if (req.headers.range !== undefined) checkRange(req);
-    res.once('pipe', guardStream);
     // Hot path: one root folder and a path that needed no decoding, so sirv's own URL parse is right.
-    if (only !== null && path === req._parsedUrl.pathname) return only(req, res, () => miss(res, next));
+    if (only !== null && path === req._parsedUrl.pathname) {
+      if (only.cache!.serve(path, req, res)) return;
+      res.once('pipe', guardStream);
+      return only.serve(req, res, () => miss(res, next));
+    }
+    res.once('pipe', guardStream);
     if (checked) return serveFromDisk(mounts, injectHtml, req, res, () => miss(res, next));
     const original = req._parsedUrl;
     for (const mount of mounts) {
       const rest = restOf(path, mount.mount);
-      if (rest !== null && !mount.links?.refuses(rest) && trySirv(mount, rest, req, res)) return;
+      if (rest !== null && !mount.links?.refuses(rest) && (mount.cache?.serve(rest, req, res) || trySirv(mount, rest, req, res))) return;
     }
     req._parsedUrl = original;
     miss(res, next);

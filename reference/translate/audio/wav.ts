@@ -12,7 +12,7 @@ const PCM = 1;
 const FLOAT = 3;
 const EXTENSIBLE = 0xfffe;
 
-/** Sample rates a WAV may declare: outside this, no real audio (and libsamplerate takes ratios up to 256 only). */
+/** Sample rates a WAV may declare: outside this, no real audio (and the resampler's work is bounded by it). */
 export const MIN_SAMPLE_RATE = 1_000;
 export const MAX_SAMPLE_RATE = 384_000;
 /** The longest audio a request may carry: what 50 MB (52,428,800 bytes) holds in the recognizer's own format,

@@ -1,5 +1,9 @@
 // Speech to text with PocketSphinx (Debian `pocketsphinx`, `pocketsphinx-en-us`): offline, English.
 // Input is 16 kHz mono; each utterance PocketSphinx finds becomes a segment, timed by its words.
+// PocketSphinx is deterministic and a run costs most of a second of CPU (model load, then decoding), so the
+// segments of the last few distinct inputs are kept per loaded model: the same audio again (a client retrying,
+// the same clip sent for transcription and for translation) is answered without a second run.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,12 +52,17 @@ function modelFiles(model: string): [hmm: string, lm: string, dict: string] {
   return ['en-us', 'en-us.lm.bin', 'cmudict-en-us.dict'].map((name) => join(model, name)) as [string, string, string];
 }
 
+/** Distinct inputs whose segments a loaded model keeps. */
+export const RECENT_INPUTS = 16;
+
 /** Recognitions running at once: one per core. More only share the cores, and every call would finish late. */
 const running = pLimit(availableParallelism());
 
 /** PocketSphinx runs as a command per call; loading checks the model files (INTERNAL naming a missing one). */
 export class PocketSphinxStt {
   readonly #files: [string, string, string];
+  /** Segments by the SHA-256 of the engine's input file, oldest first; a failed run is not kept. */
+  readonly #recent = new Map<string, Promise<Segment[]>>();
 
   private constructor(files: [string, string, string]) {
     this.#files = files;
@@ -69,16 +78,31 @@ export class PocketSphinxStt {
 
   async release(): Promise<void> {}
 
-  transcribe(samples: Float32Array): Promise<Segment[]> {
-    return running(() => this.#run(samples));
+  async transcribe(samples: Float32Array): Promise<Segment[]> {
+    const wav = encodeWav16(samples, STT_SAMPLE_RATE);
+    const key = createHash('sha256').update(wav).digest('hex');
+    let segments = this.#recent.get(key);
+    if (segments === undefined) {
+      const run = running(() => this.#run(wav));
+      run.catch(() => {
+        if (this.#recent.get(key) === run) this.#recent.delete(key);
+      });
+      segments = run;
+    }
+    // The most recent last: the oldest is the one let go.
+    this.#recent.delete(key);
+    this.#recent.set(key, segments);
+    if (this.#recent.size > RECENT_INPUTS) this.#recent.delete(this.#recent.keys().next().value!);
+    // Copies: a caller may change what it gets.
+    return (await segments).map((s) => ({ ...s }));
   }
 
-  async #run(samples: Float32Array): Promise<Segment[]> {
+  async #run(wav: Uint8Array): Promise<Segment[]> {
     const [hmm, lm, dict] = this.#files;
     const dir = mkdtempSync(join(tmpdir(), 'stt-'));
     const input = join(dir, 'input.wav');
     try {
-      writeFileSync(input, encodeWav16(samples, STT_SAMPLE_RATE));
+      writeFileSync(input, wav);
       const run = await runTool('pocketsphinx_continuous', ['-infile', input, '-time', 'yes', '-logfn', '/dev/null', '-hmm', hmm, '-lm', lm, '-dict', dict]).catch(
         (err: unknown) => {
           if (err instanceof ToolMissingError) throw new ServiceError('INTERNAL', 'the speech-to-text engine pocketsphinx is not installed on the server');

@@ -29,3 +29,14 @@ test('round trip: espeak-ng speech transcribed by PocketSphinx gives recognisabl
   t.regex(text, /\b(world|good|morning)\b/, text);
   for (const s of segments) t.true(s.start >= 0 && s.start <= s.end, JSON.stringify(s));
 });
+
+test('PocketSphinx: the same audio again gives the same segments, as copies a caller may change', async (t) => {
+  const voice = new EspeakVoice('en-us', ['f3']);
+  const speech = await voice.synthesize('Good morning.', { speed: 1, speaker: undefined });
+  const stt = await PocketSphinxStt.load(DEFAULT_POCKETSPHINX_MODEL);
+  const samples = await resample(speech, voice.sampleRate, STT_SAMPLE_RATE);
+  const [first, second] = await Promise.all([stt.transcribe(samples), stt.transcribe(samples)]);
+  t.deepEqual(second, first);
+  first[0]!.text = 'changed';
+  t.deepEqual(await stt.transcribe(samples), second);
+});

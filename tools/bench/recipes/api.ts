@@ -27,9 +27,9 @@ import { loadReferenceTargets } from '../../../conformance/harness/reference-tar
 import { hashPassword } from '../../../reference/recipes/auth/passwords.ts';
 import { openRecipesStore, type Recipe, type User } from '../../../reference/recipes/store/index.ts';
 import { sampleRecipe } from '../../../reference/recipes/store/sample-recipe.ts';
-import { autocannon, type LoadSample, runLoad, startProcess, stopProcess } from '../peers.ts';
+import { autocannon, type LoadSample, median, runLoad, startProcess, stopProcess } from '../peers.ts';
 import { random } from '../translate/corpus.ts';
-import { CALLERS, GOAL, median, plainLowdb, RECIPES } from './store-writes.ts';
+import { CALLERS, GOAL, plainLowdb, RECIPES } from './store-writes.ts';
 
 const OWNERS = 50;
 const PUBLIC_SHARE = 0.3;

@@ -15,6 +15,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { emptyRecipesData, openRecipesStore, type RecipesData } from '../../../reference/recipes/store/index.ts';
 import { sampleRecipe } from '../../../reference/recipes/store/sample-recipe.ts';
+import { median } from '../peers.ts';
 
 export const RECIPES = 10_000;
 export const CALLERS = 32;
@@ -104,7 +105,6 @@ export const plainLowdb: Peer = {
   },
 };
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchRecipesStore(rounds: number, seconds = 3): Promise<void> {
   const peers = [durable(CALLERS), plainLowdb, durable(1)];

@@ -9,7 +9,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import type { ApertiumResult } from './client.ts';
 import { englishSentences, wordCount } from './corpus.ts';
-import { apertiumMissing, median, runClient, startServer, TMP, timeCommand } from './processes.ts';
+import { median } from '../peers.ts';
+import { apertiumMissing, runClient, startServer, TMP, timeCommand } from './processes.ts';
 
 const SENTENCES = 450;
 const CONCURRENCY = 4;
@@ -19,6 +20,8 @@ const BARE = ['apertium', '-u', 'eng-spa'];
 interface Series {
   batch: number[];
   text: number[];
+  textP50: number[];
+  textP99: number[];
   bare: number[];
   bareFree: number[];
   startup: number[];
@@ -55,7 +58,7 @@ export async function benchApertium(rounds: number): Promise<void> {
   writeFileSync(oneLine, `${sentences[0]}\n`);
   await bare(corpus, out); // warm-up: dictionaries into the page cache
 
-  const s: Series = { batch: [], text: [], bare: [], bareFree: [], startup: [] };
+  const s: Series = { batch: [], text: [], textP50: [], textP99: [], bare: [], bareFree: [], startup: [] };
   let translations: string[] = [];
   const service = async (): Promise<void> => {
     const server = await startServer();
@@ -63,6 +66,8 @@ export async function benchApertium(rounds: number): Promise<void> {
       const result = await runClient<ApertiumResult>({ mode: 'apertium', port: server.port, file: corpus, concurrency: CONCURRENCY });
       s.batch.push(rate(words, result.batchMs));
       s.text.push(rate(words, result.textMs));
+      s.textP50.push(result.textP50Ms);
+      s.textP99.push(result.textP99Ms);
       translations = result.translations;
     } finally {
       await server.stop();
@@ -88,7 +93,8 @@ export async function benchApertium(rounds: number): Promise<void> {
   const row = (label: string, value: number, xs: number[], extra = '') =>
     console.log(`  ${label.padEnd(54)} ${value.toFixed(0).padStart(6)} words/s   ${list(xs)}${extra}`);
   row('service, TranslateLocalization (1 batch call)', m.batch, s.batch);
-  row(`service, TranslateText (1 sentence/call, ${CONCURRENCY} concurrent)`, m.text, s.text);
+  const latency = `   latency p50 ${median(s.textP50).toFixed(1)} ms, p99 ${median(s.textP99).toFixed(1)} ms`;
+  row(`service, TranslateText (1 sentence/call, ${CONCURRENCY} concurrent)`, m.text, s.text, latency);
   row(`bare \`${BARE.join(' ')}\`, start-up included`, m.bare, s.bare);
   row('bare, start-up-free (minus a 1-line run)', m.bareFree, s.bareFree, `   start-up ${median(s.startup).toFixed(0)} ms`);
   const [batchRatio, textRatio] = [m.batch / m.bareFree, m.text / m.bareFree];

@@ -19,6 +19,9 @@ export interface ApertiumResult {
   batchMs: number;
   /** Every sentence in its own TranslateText call, `concurrency` calls at a time. */
   textMs: number;
+  /** Median and 99th percentile of those calls' latencies. */
+  textP50Ms: number;
+  textP99Ms: number;
   /** The batch call's translations, in corpus order (compared with the bare command's output). */
   translations: string[];
 }
@@ -62,11 +65,17 @@ async function apertium(client: GrpcClient, file: string, concurrency: number): 
   if (translations.length !== sentences.length) throw new Error(`batch answered ${translations.length} of ${sentences.length} sentences`);
 
   let next = 0;
+  const latencies: number[] = [];
   const worker = async (): Promise<void> => {
-    while (next < sentences.length) await translateText(client, sentences[next++]!);
+    while (next < sentences.length) {
+      const [ms] = await timed(() => translateText(client, sentences[next++]!));
+      latencies.push(ms);
+    }
   };
   const [textMs] = await timed(() => Promise.all(Array.from({ length: concurrency }, worker)));
-  return { batchMs, textMs, translations };
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
+  return { batchMs, textMs, textP50Ms: percentile(0.5), textP99Ms: percentile(0.99), translations };
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as ClientArgs;

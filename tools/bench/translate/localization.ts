@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LocalizationResult } from './client.ts';
 import { localizationDocument } from './corpus.ts';
-import { median, runClient, startServer, TMP } from './processes.ts';
+import { median } from '../peers.ts';
+import { runClient, startServer, TMP } from './processes.ts';
 
 const STRINGS = 10_000;
 const GOAL_MS = 1000;

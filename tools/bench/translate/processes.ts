@@ -12,7 +12,6 @@ export const TMP = join(PROJECT_ROOT, '.tmp', 'bench-translate');
 
 export const pinned = (core: string, argv: string[]): string[] => (HAS_TASKSET ? ['taskset', '-c', core, ...argv] : argv);
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Whether `apertium` can translate eng-spa (and the server can build its null-flush pipeline); else why not. */
 export function apertiumMissing(): string | undefined {

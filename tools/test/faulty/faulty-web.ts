@@ -4,9 +4,9 @@
 // deadline and RPC of a route's call, the answer it makes of it, or the page's client script.
 //
 //   FAULTS=a,b node --import <tsx> tools/test/faulty/faulty-web.ts      (environment as for translate-web)
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create, type DescMessage, type DescMethodUnary, type MessageShape } from '@bufbuild/protobuf';
 import { status } from '@grpc/grpc-js';
@@ -94,13 +94,29 @@ class FaultyForwarder {
 
 // ---------------------------------------------------------------- the page it serves
 
-/** The reference page, its client's retry statuses changed by the faults. */
+/** The reference page, its client's retry statuses changed by the faults: the reference's own folder when
+ * unchanged, else one per change under .cache/ (named by its content, written once, atomically; no temporary folder for a killed
+ * gateway to leave behind). */
 function publicDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'faulty-web-'));
-  cpSync(join(PROJECT_ROOT, 'reference/translate-web/public'), dir, { recursive: true });
-  const client = join(dir, 'api-client.js');
-  const statuses = on('client-no-retry') ? '[]' : on('client-retries-503-only') ? '[503]' : undefined;
-  if (statuses) writeFileSync(client, readFileSync(client, 'utf8').replace(/RETRY_STATUSES = \[[^\]]*\]/, `RETRY_STATUSES = ${statuses}`));
+  const reference = join(PROJECT_ROOT, 'reference/translate-web/public');
+  const change = on('client-no-retry') ? 'no-retry' : on('client-retries-503-only') ? 'retries-503-only' : undefined;
+  if (!change) return reference;
+  const files = readdirSync(reference).sort() // a flat folder;
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update(readFileSync(join(reference, file)));
+  const dir = join(PROJECT_ROOT, '.cache/faulty-web', `${change}-${hash.digest('hex').slice(0, 12)}`);
+  if (existsSync(dir)) return dir;
+  const tmp = `${dir}.${process.pid}`;
+  mkdirSync(tmp, { recursive: true });
+  cpSync(reference, tmp, { recursive: true });
+  const client = join(tmp, 'api-client.js');
+  const statuses = change === 'no-retry' ? '[]' : '[503]';
+  writeFileSync(client, readFileSync(client, 'utf8').replace(/RETRY_STATUSES = \[[^\]]*\]/, `RETRY_STATUSES = ${statuses}`));
+  try {
+    renameSync(tmp, dir);
+  } catch {
+    rmSync(tmp, { recursive: true, force: true }); // another gateway wrote it first
+  }
   return dir;
 }
 
@@ -118,7 +134,6 @@ const stop = (): void => {
   server.close();
   server.closeAllConnections();
   forwarder.close();
-  rmSync(pages, { recursive: true, force: true });
   process.exit(0);
 };
 process.once('SIGTERM', stop);

@@ -10,7 +10,7 @@ import type { GatewayConfig } from '../../../reference/gateway/config/gateway-co
 import { formatKeyPath, type KeySegment } from '../../../reference/gateway/config/key-path.ts';
 import { validateConfig } from '../../../reference/gateway/config/load-config.ts';
 import { type ConfigFormat, configFormat, parseConfigText, readConfigText } from '../../../reference/gateway/config/read-config-file.ts';
-import { SCHEMA } from '../../../reference/gateway/config/schema-check.ts';
+import SCHEMA from '../../../reference/gateway/gateway-config.schema.json' with { type: 'json' };
 import type { GatewayVariant } from './variant-gateway-variants.ts';
 
 /** The config file every command reads without -c / --config (catalog gateway/config/default-file-name). */

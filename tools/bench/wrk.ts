@@ -1,13 +1,14 @@
-// The gateway benchmark's load: wrk (one thread, keep-alive connections, `--latency` for percentiles),
+// The HTTP benchmarks' load: wrk (one thread, keep-alive connections, `--latency` for percentiles),
 // pinned to core 1 when taskset exists, while the servers run on core 0.
 import { spawn, spawnSync } from 'node:child_process';
-import { HAS_TASKSET } from '../peers.ts';
+import { HAS_TASKSET } from './peers.ts';
 
 export const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
 
 export interface WrkSample {
   rps: number;
   requests: number;
+  p50Ms: number;
   p99Ms: number;
   /** Socket errors and non-2xx/3xx answers: shown beside the numbers, a sign the run is not comparable. */
   faults: number;
@@ -15,16 +16,23 @@ export interface WrkSample {
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
 
-/** Reads wrk's report: `Requests/sec:`, the request count, the 99% line of `--latency`, socket errors and non-2xx answers. */
+/** Reads wrk's report: `Requests/sec:`, the request count, the 50% and 99% lines of `--latency`, socket errors and
+ * non-2xx answers. */
 export function parseWrk(out: string): WrkSample {
   const rps = /^Requests\/sec:\s+([\d.]+)/m.exec(out);
   const requests = /^\s*(\d+) requests in /m.exec(out);
-  const p99 = /^\s*99(?:\.0+)?%\s+([\d.]+)(us|ms|s|m)\b/m.exec(out);
-  if (!rps || !requests || !p99) throw new Error(`unreadable wrk report:\n${out}`);
+  const p50 = percentile(out, '50');
+  const p99 = percentile(out, '99');
+  if (!rps || !requests || p50 === undefined || p99 === undefined) throw new Error(`unreadable wrk report:\n${out}`);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
   const faults = (socket ? socket.slice(1).reduce((n, x) => n + Number(x), 0) : 0) + (non2xx ? Number(non2xx[1]) : 0);
-  return { rps: Number(rps[1]), requests: Number(requests[1]), p99Ms: Number(p99[1]) * UNIT_MS[p99[2]!]!, faults };
+  return { rps: Number(rps[1]), requests: Number(requests[1]), p50Ms: p50, p99Ms: p99, faults };
+}
+
+function percentile(out: string, at: string): number | undefined {
+  const line = new RegExp(`^\\s*${at}(?:\\.0+)?%\\s+([\\d.]+)(us|ms|s|m)\\b`, 'm').exec(out);
+  return line ? Number(line[1]) * UNIT_MS[line[2]!]! : undefined;
 }
 
 export function wrk(url: string, seconds: number, connections: number): Promise<WrkSample> {
