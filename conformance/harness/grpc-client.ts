@@ -2,6 +2,7 @@
 // status instead of throwing, so a case can assert on the code. Each call leaves a `buf curl` line as
 // the failure's reproducer.
 import { create, type DescMessage, fromBinary, type MessageInitShape, type MessageShape, toBinary, toJsonString } from '@bufbuild/protobuf';
+import { Worker } from 'node:worker_threads';
 import { Client, credentials, Metadata, status } from '@grpc/grpc-js';
 
 export interface CallOptions {
@@ -30,6 +31,24 @@ const REPRODUCED_UP_TO = 64 * 1024;
 
 type Method = { name: string; parent: { typeName: string } };
 
+const CHANNEL_OPTIONS = { 'grpc.max_receive_message_length': 128 * 1024 * 1024, 'grpc.max_send_message_length': 128 * 1024 * 1024 };
+
+/** A call of many megabytes made on a thread of its own: framing copies the whole message, and a loaded
+ * worker's main thread, which every case of the worker shares, stalled for seconds on 50 MB requests. Plain
+ * JavaScript (an eval'd worker), grpc-js resolved from the project. */
+const LARGE_CALL_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Client, credentials, Metadata } = require('@grpc/grpc-js');
+const { address, tls, options, path, body, timeoutMs } = workerData;
+const client = new Client(address, tls ? credentials.createSsl() : credentials.createInsecure(), options);
+const same = (bytes) => bytes;
+const deadline = new Date(Date.now() + timeoutMs);
+client.makeUnaryRequest(path, same, same, Buffer.from(body), new Metadata(), { deadline }, (err, response) => {
+  parentPort.postMessage(err ? { code: err.code, message: err.details || err.message } : { code: 0, response });
+  client.close();
+});
+`;
+
 /** `grpc://host:port` or `grpcs://host:port` (or a bare `host:port`). */
 export function grpcAddress(url: string): { address: string; tls: boolean } {
   if (!url.includes('://')) return { address: url, tls: false };
@@ -48,10 +67,7 @@ export class GrpcClient {
     this.address = address;
     this.#tls = tls;
     this.#note = note;
-    this.#client = new Client(address, tls ? credentials.createSsl() : credentials.createInsecure(), {
-      'grpc.max_receive_message_length': 128 * 1024 * 1024,
-      'grpc.max_send_message_length': 128 * 1024 * 1024,
-    });
+    this.#client = new Client(address, tls ? credentials.createSsl() : credentials.createInsecure(), CHANNEL_OPTIONS);
   }
 
   /** Calls a method of the documented service and decodes its response. */
@@ -80,6 +96,24 @@ export class GrpcClient {
       this.#client.makeUnaryRequest(path, identity, identity, asBuffer(body), metadata, { deadline }, (err, response) => {
         if (err) resolve({ code: err.code, codeName: codeName(err.code), message: err.details ?? err.message, response: undefined });
         else resolve({ code: status.OK, codeName: 'OK', message: '', response: response ? new Uint8Array(response) : undefined });
+      });
+    });
+  }
+
+  /** As callRaw, made on a thread of its own, for a request of many megabytes: `body`'s memory (the whole
+   * ArrayBuffer under it) is moved to the thread, so the caller must not use it afterwards. */
+  callLarge(path: string, body: Uint8Array, options: Omit<CallOptions, 'metadata'> = {}): Promise<GrpcOutcome<Uint8Array>> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const whole = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body.buffer : body.slice().buffer;
+    const workerData = { address: this.address, tls: this.#tls, options: CHANNEL_OPTIONS, path, body: whole, timeoutMs };
+    const thread = new Worker(LARGE_CALL_THREAD, { eval: true, workerData, transferList: [whole as ArrayBuffer] });
+    return new Promise((resolve) => {
+      const failed = (message: string) => resolve({ code: status.UNKNOWN, codeName: 'UNKNOWN', message, response: undefined });
+      thread.once('error', (err) => failed(`the call's thread failed: ${err.message}`));
+      thread.once('exit', () => failed("the call's thread ended without an outcome"));
+      thread.once('message', (m: { code: number; message?: string; response?: Uint8Array }) => {
+        resolve({ code: m.code, codeName: codeName(m.code), message: m.message ?? '', response: m.response ? new Uint8Array(m.response) : undefined });
+        void thread.terminate();
       });
     });
   }

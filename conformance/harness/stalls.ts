@@ -32,3 +32,9 @@ export function stalledMsSince(since: number): number {
   const ongoing = current > STALL_MS ? Math.min(current, now - since) : 0;
   return stalls.reduce((sum, s) => sum + Math.max(0, Math.min(s.ms, s.endedAt - since)), ongoing);
 }
+
+/** The time since `since` that this worker could run: for a case's own timing checks, which must not count
+ * time its worker could not look. */
+export function runningMsSince(since: number): number {
+  return Date.now() - since - stalledMsSince(since);
+}

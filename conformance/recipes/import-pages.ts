@@ -4,9 +4,8 @@
 // with nothing to import, a huge page, a page that never answers, and an image. Each page carries words of its
 // own (random letters) found nowhere else, not even in its URL, so an answer holding such a word holds data
 // from that page.
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { perFile } from '../harness/per-file.ts';
+import { type ThreadServer, threadServer } from '../harness/thread-server.ts';
 import { uniqueWord } from './case-helpers.ts';
 import { uniquePng } from './photo-files.ts';
 
@@ -86,22 +85,53 @@ function pagesOf(w: PageWords): Record<string, string> {
   };
 }
 
-function sendHuge(res: ServerResponse): void {
+/** The page server, on a thread of its own (thread-server.ts): a page that comes late makes the target's
+ * fetch deadline pass. Its pages (workerData): bodies by name, the image, and the huge page's size. */
+const PAGES_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createServer } = require('node:http');
+const { bodies, image, hugeBytes, piece } = workerData;
+
+function sendHuge(res) {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.write('<!doctype html><html><head><title>Huge</title></head><body>');
-  const piece = Buffer.from('<p>filler</p>'.repeat(PIECE / 13));
+  const filler = Buffer.from('<p>filler</p>'.repeat(piece / 13));
   let sent = 0;
-  const more = (): void => {
-    while (sent < HUGE_BYTES && !res.destroyed) {
-      sent += piece.length;
-      if (!res.write(piece)) return void res.once('drain', more);
+  const more = () => {
+    while (sent < hugeBytes && !res.destroyed) {
+      sent += filler.length;
+      if (!res.write(filler)) return void res.once('drain', more);
     }
     if (!res.destroyed) res.end('</body></html>');
   };
   more();
 }
 
-async function serve(): Promise<{ server: Server; pages: ImportPages }> {
+const server = createServer((req, res) => {
+  const name = (req.url || '').split('?')[0].replace(/^\\/pages\\//, '');
+  if (name === 'slow') return; // never answers; the connection stays open until the target gives up
+  if (name === 'huge') return sendHuge(res);
+  if (name === 'image') {
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length });
+    return void res.end(Buffer.from(image));
+  }
+  const body = bodies[name];
+  if (body === undefined) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    return void res.end('no such page');
+  }
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+});
+server.once('error', (err) => parentPort.postMessage({ error: err.message }));
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
+`;
+
+async function serve(): Promise<{ server: ThreadServer; pages: ImportPages }> {
   const words: PageWords = {
     jsonLdTitle: uniqueWord('pj'),
     jsonLdIngredient: uniqueWord('pi'),
@@ -110,33 +140,12 @@ async function serve(): Promise<{ server: Server; pages: ImportPages }> {
     microdataTitle: uniqueWord('pm'),
     socialTitle: uniqueWord('po'),
   };
-  const bodies = pagesOf(words);
-  const image = uniquePng();
-  const server = createServer((req, res) => {
-    const name = (req.url ?? '').split('?')[0]!.replace(/^\/pages\//, '');
-    if (name === 'slow') return; // never answers; the connection stays open until the target gives up
-    if (name === 'huge') return sendHuge(res);
-    if (name === 'image') {
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': image.length });
-      return void res.end(image);
-    }
-    const body = bodies[name];
-    if (body === undefined) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      return void res.end('no such page');
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, pages: { words, url: (page) => `http://127.0.0.1:${port}/pages/${page}` } };
+  const workerData = { bodies: pagesOf(words), image: uniquePng(), hugeBytes: HUGE_BYTES, piece: PIECE };
+  const server = await threadServer("the suite's page server", PAGES_THREAD, workerData);
+  return { server, pages: { words, url: (page) => `http://127.0.0.1:${server.port}/pages/${page}` } };
 }
 
-const shared = perFile<{ server: Server; pages: ImportPages }>(({ server }) => {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(resolve));
-});
+const shared = perFile<{ server: ThreadServer; pages: ImportPages }>(({ server }) => server.close());
 
 /** The test file's page server (started once). */
 export async function importPages(): Promise<ImportPages> {

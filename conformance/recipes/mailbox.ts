@@ -1,8 +1,8 @@
 // A real SMTP server of the suite's (smtp-server) on 127.0.0.1 that keeps every message it receives, parsed
 // with mailparser, so cases can wait for the mail sent to an address and follow the links in it. A case points
 // the recipe manager at it through PATCH /api/admin/settings.
-import { Worker } from 'node:worker_threads';
 import type { CaseContext } from '../harness/case-context.ts';
+import { type ThreadServer, threadServer } from '../harness/thread-server.ts';
 import { urlsIn } from './shapes.ts';
 
 export interface Mail {
@@ -24,10 +24,8 @@ function linksOf(text: string, html: string): string[] {
   return [...new Set(found.flatMap((u) => urlsIn(u)))];
 }
 
-/** The SMTP server, run on a thread of its own: the worker's main thread may be busy for seconds (other files'
- * cases share it), and a server that answers late makes the target's mail time out. It posts its port, then
- * each message received, with the parts a Mail is made of. Plain JavaScript (an eval'd worker), its packages
- * resolved from the project. */
+/** The SMTP server, run on a thread of its own (thread-server.ts): a server that answers late makes the
+ * target's mail time out. It posts its port, then each message received, with the parts a Mail is made of. */
 const SERVER_THREAD = `
 const { parentPort } = require('node:worker_threads');
 const { SMTPServer } = require('smtp-server');
@@ -63,37 +61,25 @@ server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.server
 parentPort.on('message', () => server.close(() => process.exit(0)));
 `;
 
-type FromThread = { port: number } | { error: string } | { mail: Omit<Mail, 'links'> };
-
 export class Mailbox {
   readonly received: Mail[] = [];
   readonly #waiters = new Set<() => void>();
-
-  private constructor(
-    readonly thread: Worker,
-    readonly port: number,
-  ) {}
+  #server: ThreadServer | undefined;
 
   /** A mailbox of the case's own, closed when the case ends. */
   static async open(c: CaseContext): Promise<Mailbox> {
-    const thread = new Worker(SERVER_THREAD, { eval: true });
-    let box: Mailbox | undefined;
-    const port = await new Promise<number>((resolve, reject) => {
-      thread.once('error', reject);
-      thread.on('message', (message: FromThread) => {
-        if ('port' in message) resolve(message.port);
-        else if ('error' in message) reject(new Error(`the suite's SMTP server: ${message.error}`));
-        // No mail comes before the port is known: nothing could send it.
-        else box?.deliver({ ...message.mail, links: linksOf(message.mail.text, message.mail.html) });
-      });
-    }).catch(async (err: unknown) => {
-      await thread.terminate();
-      throw err;
+    const box = new Mailbox();
+    box.#server = await threadServer("the suite's SMTP server", SERVER_THREAD, undefined, (message) => {
+      const mail = (message as { mail: Omit<Mail, 'links'> }).mail;
+      box.deliver({ ...mail, links: linksOf(mail.text, mail.html) });
     });
-    box = new Mailbox(thread, port);
     c.defer(() => box.close());
     c.note(`# an SMTP server of the suite's listens on 127.0.0.1:${box.port}`);
     return box;
+  }
+
+  get port(): number {
+    return this.#server!.port;
   }
 
   deliver(mail: Mail): void {
@@ -123,13 +109,7 @@ export class Mailbox {
     }
   }
 
-  /** Closes the server and ends its thread (at once if it has not ended within a second). */
-  async close(): Promise<void> {
-    if (this.thread.threadId === -1) return; // ended already
-    const ended = new Promise<void>((resolve) => this.thread.once('exit', () => resolve()));
-    this.thread.postMessage('close');
-    const timer = setTimeout(() => void this.thread.terminate(), 1000);
-    await ended;
-    clearTimeout(timer);
+  close(): Promise<void> {
+    return this.#server?.close() ?? Promise.resolve();
   }
 }
