@@ -25,6 +25,8 @@ const CODE_NAMES = new Map(Object.entries(status).filter(([, v]) => typeof v ===
 
 export const codeName = (code: number): string => CODE_NAMES.get(code) ?? `CODE_${code}`;
 
+const outcome = (code: number, message: string, response?: Uint8Array): GrpcOutcome<Uint8Array> => ({ code, codeName: codeName(code), message, response });
+
 const identity = (bytes: Buffer): Buffer => bytes;
 /** Requests up to this size (bytes) are noted as a runnable command. */
 const REPRODUCED_UP_TO = 64 * 1024;
@@ -94,8 +96,7 @@ export class GrpcClient {
     const deadline = new Date(Date.now() + (options.timeoutMs ?? 30_000));
     return new Promise((resolve) => {
       this.#client.makeUnaryRequest(path, identity, identity, asBuffer(body), metadata, { deadline }, (err, response) => {
-        if (err) resolve({ code: err.code, codeName: codeName(err.code), message: err.details ?? err.message, response: undefined });
-        else resolve({ code: status.OK, codeName: 'OK', message: '', response: response ? new Uint8Array(response) : undefined });
+        resolve(err ? outcome(err.code, err.details ?? err.message) : outcome(status.OK, '', response && new Uint8Array(response)));
       });
     });
   }
@@ -108,11 +109,11 @@ export class GrpcClient {
     const workerData = { address: this.address, tls: this.#tls, options: CHANNEL_OPTIONS, path, body: whole, timeoutMs };
     const thread = new Worker(LARGE_CALL_THREAD, { eval: true, workerData, transferList: [whole as ArrayBuffer] });
     return new Promise((resolve) => {
-      const failed = (message: string) => resolve({ code: status.UNKNOWN, codeName: 'UNKNOWN', message, response: undefined });
+      const failed = (message: string) => resolve(outcome(status.UNKNOWN, message));
       thread.once('error', (err) => failed(`the call's thread failed: ${err.message}`));
       thread.once('exit', () => failed("the call's thread ended without an outcome"));
       thread.once('message', (m: { code: number; message?: string; response?: Uint8Array }) => {
-        resolve({ code: m.code, codeName: codeName(m.code), message: m.message ?? '', response: m.response ? new Uint8Array(m.response) : undefined });
+        resolve(outcome(m.code, m.message ?? '', m.response && new Uint8Array(m.response)));
         void thread.terminate();
       });
     });
