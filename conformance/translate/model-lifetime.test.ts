@@ -127,10 +127,15 @@ check('translate/models/transitions/call-across-ttl-not-broken', { ...LIFECYCLE,
 
 check('translate/models/lifecycle-visible/one-line-per-load-and-unload', { ...LIFECYCLE, timeoutMs: 90_000 }, async (t, c) => {
   const { client, launched } = await lifecycleInstance(c);
+  const sent = Date.now();
   await Promise.all([synthesize(client), synthesize(client), synthesize(client)]);
   // Every load line came before an answer: once the first shows, the rest of the pipe follows at once.
   await waitFor(launched, (e) => e.length > 0, LOG_MS);
   await sleep(200);
-  t.deepEqual(events(launched), ['loaded tts'], 'three concurrent first calls share one load');
+  // The TTL may have run out meanwhile on a busy machine (its unload line is then the model's due one).
+  const seen = events(launched);
+  const ttlPassed = Date.now() - sent >= ttlMs;
+  t.deepEqual(ttlPassed && seen[1] === 'unloaded tts' ? seen.slice(0, 1) : seen, ['loaded tts'], 'three concurrent first calls share one load');
+  if (ttlPassed) t.true(seen.length <= 2, `more lines than one load and its unload: ${seen.join(', ')}`);
   t.regex(launched.stderr(), /^model loaded: tts en$/m);
 });

@@ -7,8 +7,9 @@ import type { Handler, Response, SiteContext } from '../site/handler.ts';
 export const EVENTS_PATH = '/__hot-reload__';
 export const CLIENT_PATH = '/__hot-reload__/client.js';
 export const CLIENT_TAG = `<script src="${CLIENT_PATH}"></script>`;
-/** Changes closer together than this are one reload. */
-const DEBOUNCE_MS = 100;
+/** Changes closer together than this are one reload (an editor's "save all", a build writing its outputs; the
+ * watcher's events for one burst can come 100 ms or more apart on a busy machine). */
+const DEBOUNCE_MS = 200;
 /** A comment line this often keeps proxies and browsers from closing an idle stream. */
 const KEEP_ALIVE_MS = 30_000;
 const RECONNECT_MS = 3000;
