@@ -7,7 +7,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rename, unlink } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { closeAfterAnswer } from './close-after-answer.ts';
 import { describeError as describe, sendJson } from './send-json.ts';
 
@@ -65,9 +65,11 @@ export async function receiveUpload(mount: UploadLimits, req: IncomingMessage, r
     warn(`upload: cannot create ${mount.dir}: ${describe(err)}`);
     return reject(500, 'upload directory unavailable');
   }
+  // Imported at the first upload: a server that never receives one never loads it.
+  const { default: createParser } = await import('busboy');
   let parser: busboy.Busboy;
   try {
-    parser = busboy({
+    parser = createParser({
       headers: req.headers,
       defParamCharset: 'utf8',
       // busboy flags a file that *reaches* its limit; one byte more makes "limit" mean "larger than the maximum".

@@ -6,8 +6,9 @@
 // request whose check fails is let through (a cache read that fails is a miss) — counted, and logged by the
 // gateway's periodic sweep (takeFailures).
 // One client per Redis (URL and key prefix), kept across reloads; closed at shutdown.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RateLimitRule, RedisConfig } from '../config/gateway-config.ts';
+import { optionalPackage } from './optional-packages.ts';
 
 const TAKE = `
 local n = redis.call('INCR', KEYS[1])
@@ -29,7 +30,7 @@ export class RedisStore {
 
   constructor(config: RedisConfig) {
     this.url = config.url;
-    this.#client = new Redis(config.url, {
+    this.#client = new (optionalPackage('Redis'))(config.url, {
       keyPrefix: config.keyPrefix,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

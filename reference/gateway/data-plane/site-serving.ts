@@ -6,12 +6,10 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
-import compression from 'compression';
-import morgan from 'morgan';
-import serveStatic from 'serve-static';
 import type { MiddlewareStep, SiteServingConfig } from '../config/gateway-config.ts';
 import { receiveUpload, type UploadLimits } from '../../shared/multipart-upload.ts';
 import { describeError } from '../../shared/send-json.ts';
+import { optionalPackage } from './optional-packages.ts';
 import { sendPlain } from './plain-responses.ts';
 import { matchesPrefix, pathOf, withoutPrefix } from './route-match.ts';
 
@@ -76,12 +74,12 @@ export class SiteServing {
     const log = config.logging;
     if (log !== undefined) {
       const stream = log.file === undefined ? process.stdout : logStream(log.file, warn);
-      this.#wrap.push(morgan(log.format, { stream }) as Ware);
+      this.#wrap.push(optionalPackage('morgan')(log.format, { stream }) as Ware);
     }
-    if (config.compression !== undefined) this.#wrap.push(compression({ threshold: config.compression.minBytes }) as unknown as Ware);
+    if (config.compression !== undefined) this.#wrap.push(optionalPackage('compression')({ threshold: config.compression.minBytes }) as unknown as Ware);
     const files = config.static;
     if (files !== undefined) {
-      this.#static = serveStatic(files.root, {
+      this.#static = optionalPackage('serveStatic')(files.root, {
         index: files.index === false ? false : [files.index],
         maxAge: files.maxAgeSecs * 1000,
         fallthrough: true,

@@ -12,6 +12,7 @@ import { parseBlock } from '../data-plane/ip-filter.ts';
 import type { Upstream } from '../data-plane/upstream.ts';
 import { LeaseBook, sumCounters } from './cluster-limits.ts';
 import { type Listing, mergedMetrics, mergeListing, mergeStatus } from './cluster-merge.ts';
+import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import type { Change, ToPrimary, ToWorker, UpstreamShared, WorkerInit, WorkerSnapshot } from './cluster-protocol.ts';
 import { createGateway, type GatewayOptions, type RunningGateway } from './create-gateway.ts';
 import type { GatewayRuntime, RateLimitCounters, StatusObject, TargetChange } from './gateway-runtime.ts';
@@ -182,6 +183,7 @@ export class ClusterGateway implements GatewayRuntime {
 
   async reload(): Promise<{ warnings: string[] }> {
     const next = this.#control.readConfig();
+    await importPackagesFor(next);
     const result = this.#control.applyConfig(next);
     this.#leases.reset();
     this.#changes = [];

@@ -5,6 +5,7 @@
 // whole process group): a worker without its primary exits at once (node:cluster's own rule).
 import { type LeaseAnswer, WorkerLimiter } from './cluster-limits.ts';
 import type { Change, ToPrimary, ToWorker, WorkerInit, WorkerSnapshot } from './cluster-protocol.ts';
+import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import { RunningGateway } from './create-gateway.ts';
 
 function send(message: ToPrimary): void {
@@ -59,6 +60,7 @@ async function start(init: WorkerInit, log: (line: string) => void, questions: Q
     init.generation,
   );
   const metrics = (): Promise<string> => questions.ask<string>((id) => ({ t: 'metrics', id }));
+  for (const config of [init.config, ...init.changes.flatMap((change) => (change.kind === 'config' ? [change.config] : []))]) await importPackagesFor(config);
   const gateway = new RunningGateway(init.config, {
     loadConfig: () => {
       throw new Error('a worker does not read the config file');
@@ -115,6 +117,7 @@ export function runClusterWorker(log: (line: string) => void): void {
         return;
       case 'apply':
         try {
+          if (message.change.kind === 'config') await importPackagesFor(message.change.config);
           send({ t: 'reply', id: message.id, value: apply(gateway!, message.change) });
         } catch (error) {
           send({ t: 'reply', id: message.id, error: (error as Error).message });

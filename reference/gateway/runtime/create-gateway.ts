@@ -9,6 +9,7 @@ import { DenyList, parseBlock } from '../data-plane/ip-filter.ts';
 import type { Traffic } from '../data-plane/proxy-exchange.ts';
 import { createRequestHandler, type DataPlane, type PipelineHooks } from '../data-plane/request-handler.ts';
 import { purgeKey } from '../data-plane/response-cache.ts';
+import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import { closeRedisStores, redisStores } from '../data-plane/redis-store.ts';
 import { closeLogStreams } from '../data-plane/site-serving.ts';
 import { buildSiteTable, type SiteTable } from '../data-plane/site-table.ts';
@@ -169,7 +170,9 @@ export class RunningGateway implements Gateway, DataPlane {
   }
 
   async reload(): Promise<{ warnings: string[] }> {
-    return this.applyConfig(this.readConfig());
+    const next = this.readConfig();
+    await importPackagesFor(next);
+    return this.applyConfig(next);
   }
 
   /** Re-reads the file: the config a reload would apply; throws GatewayError bad-request (validation, cold
@@ -192,7 +195,8 @@ export class RunningGateway implements Gateway, DataPlane {
     return next;
   }
 
-  /** Runs on `next` from now on: runtime upstream changes and rate-limit counters start afresh. */
+  /** Runs on `next` from now on: runtime upstream changes and rate-limit counters start afresh. The packages
+   * it uses are imported (importPackagesFor). */
   applyConfig(next: GatewayConfig): { warnings: string[] } {
     let table: SiteTable;
     try {
@@ -311,6 +315,7 @@ export class RunningGateway implements Gateway, DataPlane {
 }
 
 export async function createGateway(config: GatewayConfig, options: GatewayOptions): Promise<RunningGateway> {
+  await importPackagesFor(config);
   const gateway = new RunningGateway(config, options);
   await gateway.start();
   return gateway;
