@@ -116,14 +116,13 @@ export function asPcm16(bytes: Uint8Array): Uint8Array {
   return wav.toBuffer();
 }
 
-/** The audio of a WAV file played `times` times in a row, as one WAV file of the same layout. */
+/** The audio of a WAV file played `times` times in a row, as one WAV file of the same layout: its data chunk's
+ * bytes repeated (wavefile writes the chunk sizes from them). */
 export function repeatWav(bytes: Uint8Array, times: number): Uint8Array {
   const wav = new WaveFile(bytes);
-  const fmt = wav.fmt as { numChannels: number; sampleRate: number };
-  const samples = wav.getSamples(true, Float64Array) as unknown as Float64Array;
-  const repeated = new Float64Array(samples.length * times);
-  for (let i = 0; i < times; i++) repeated.set(samples, i * samples.length);
-  const out = new WaveFile();
-  out.fromScratch(fmt.numChannels, fmt.sampleRate, wav.bitDepth, repeated);
-  return out.toBuffer();
+  const data = wav.data as { samples: Uint8Array };
+  const repeated = new Uint8Array(data.samples.length * times);
+  for (let i = 0; i < times; i++) repeated.set(data.samples, i * data.samples.length);
+  data.samples = repeated;
+  return wav.toBuffer();
 }

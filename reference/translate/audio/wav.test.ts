@@ -72,6 +72,56 @@ test('the bounds themselves are accepted', (t) => {
   t.is(decodeWav(silence(MAX_SAMPLE_RATE, 1, 16, 2000)).sampleRate, MAX_SAMPLE_RATE);
 });
 
+// The samples are read and written here, not by wavefile: the same numbers as wavefile's own reading (its
+// getSamples, scaled as before) and the same bytes as its writing, for every layout and any sample values.
+const DEPTH_CODES = ['8', '16', '24', '32', '32f'] as const;
+
+test('property: samples read from the bytes are exactly those wavefile unpacks', (t) => {
+  fc.assert(
+    fc.property(fc.constantFrom(...DEPTH_CODES), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 40 }), fc.integer(), (depth, channels, frames, seed) => {
+      const bits = depth === '32f' ? 32 : Number(depth);
+      const bytes = new Uint8Array(frames * channels * (bits / 8));
+      let x = seed >>> 0;
+      for (let i = 0; i < bytes.length; i++) {
+        x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+        bytes[i] = x >>> 24;
+      }
+      const wav = new WaveFile();
+      wav.fromScratch(channels, 16000, depth, new (depth === '32f' ? Float32Array : Int32Array)(0));
+      (wav.data as { samples: Uint8Array }).samples = bytes;
+      const theirs = wav.getSamples(false, Float64Array) as unknown as Float64Array | Float64Array[];
+      const scale = 2 ** (bits - 1);
+      const offset = bits === 8 ? 128 : 0;
+      const clip = (v: number) => (v >= 1 ? 1 : v <= -1 ? -1 : Number.isNaN(v) ? 0 : v);
+      const expected = (channels === 1 ? [theirs as Float64Array] : (theirs as Float64Array[])).map((c) => Float32Array.from(c, depth === '32f' ? clip : (v) => (v - offset) / scale));
+      t.deepEqual(decodeWav(wav.toBuffer()).channels, expected);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('property: 16-bit output is byte for byte what wavefile writes', (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: -32768, max: 32767 }), { maxLength: 64 }), fc.integer({ min: 1000, max: 384000 }), (values, rate) => {
+      const pcm = Int16Array.from(values);
+      const theirs = new WaveFile();
+      theirs.fromScratch(1, rate, '16', pcm);
+      t.deepEqual(encodeWav16(pcm, rate), theirs.toBuffer());
+    }),
+  );
+});
+
+test('property: float samples become 16-bit as before (clipped, rounded, NaN as 0)', (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.float({ noDefaultInfinity: false }), { maxLength: 64 }), (values) => {
+      const samples = Float32Array.from(values);
+      const theirs = new WaveFile();
+      theirs.fromScratch(1, 16000, '16', Int16Array.from(samples, (s) => Math.round(Math.max(-1, Math.min(1, s)) * 32767)));
+      t.deepEqual(encodeWav16(samples, 16000), theirs.toBuffer());
+    }),
+  );
+});
+
 test('16-bit output has a RIFF header whose sizes match the bytes', (t) => {
   const wav = encodeWav16(new Float32Array([0, 0.5, -0.5, 1]), 22050);
   const view = Buffer.from(wav);
