@@ -7,6 +7,7 @@
 // current state. See README.md, "Workers".
 import { readFileSync } from 'node:fs';
 import cluster, { type Worker } from 'node:cluster';
+import pLimit from 'p-limit';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { parseBlock } from '../data-plane/ip-filter.ts';
 import type { Upstream } from '../data-plane/upstream.ts';
@@ -98,6 +99,7 @@ export class ClusterGateway implements GatewayRuntime {
   readonly #members = new Map<Worker, Member>();
   /** Runtime upstream changes since the running config was applied, in order. */
   #changes: Change[] = [];
+  readonly #oneReload = pLimit(1);
   /** Runtime denies by normalised block (they outlive reloads), as sent. */
   readonly #denies = new Map<string, string>();
   readonly #pending = new Map<number, Pending>();
@@ -181,14 +183,18 @@ export class ClusterGateway implements GatewayRuntime {
     await this.#change({ kind: 'weight', change }, true);
   }
 
-  async reload(): Promise<{ warnings: string[] }> {
-    const next = this.#control.readConfig();
-    await importPackagesFor(next);
-    const result = this.#control.applyConfig(next);
-    this.#leases.reset();
-    this.#changes = [];
-    await this.#change({ kind: 'config', config: next }, false);
-    return result;
+  /** One reload at a time: the file is read, its packages imported, then applied, so a reload that waits for
+   * an import never applies an older file over a newer one. */
+  reload(): Promise<{ warnings: string[] }> {
+    return this.#oneReload(async () => {
+      const next = this.#control.readConfig();
+      await importPackagesFor(next);
+      const result = this.#control.applyConfig(next);
+      this.#leases.reset();
+      this.#changes = [];
+      await this.#change({ kind: 'config', config: next }, false);
+      return result;
+    });
   }
 
   async purge(url: string): Promise<boolean> {

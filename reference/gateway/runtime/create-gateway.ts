@@ -3,6 +3,7 @@
 // table and swaps it in; requests under way keep the one they started with. A gateway of several workers
 // (runtime/cluster-*.ts) runs one of these in each process, each doing its part: the primary's checks every
 // change and probes, the workers' serve.
+import pLimit from 'p-limit';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { notCompiledInWarnings } from '../config/load-config.ts';
 import { DenyList, parseBlock } from '../data-plane/ip-filter.ts';
@@ -85,6 +86,7 @@ export class RunningGateway implements Gateway, DataPlane {
   #sweep: NodeJS.Timeout | undefined;
   #drained: (() => void) | undefined;
   #shutdown: Promise<void> | undefined;
+  readonly #oneReload = pLimit(1);
 
   constructor(config: GatewayConfig, options: GatewayOptions) {
     this.#options = options;
@@ -169,10 +171,14 @@ export class RunningGateway implements Gateway, DataPlane {
     setWeight(this.table, change);
   }
 
-  async reload(): Promise<{ warnings: string[] }> {
-    const next = this.readConfig();
-    await importPackagesFor(next);
-    return this.applyConfig(next);
+  /** One reload at a time: the file is read, its packages imported, then applied, so a reload that waits for
+   * an import never applies an older file over a newer one. */
+  reload(): Promise<{ warnings: string[] }> {
+    return this.#oneReload(async () => {
+      const next = this.readConfig();
+      await importPackagesFor(next);
+      return this.applyConfig(next);
+    });
   }
 
   /** Re-reads the file: the config a reload would apply; throws GatewayError bad-request (validation, cold

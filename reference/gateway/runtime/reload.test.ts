@@ -165,3 +165,24 @@ test('hotReload: a change to the file reloads; a bad edit is logged and the runn
     await b.close();
   }
 });
+
+test('reloads run one at a time: one waiting for a package to be imported never applies its file over a newer one', async (t) => {
+  const a = await startUpstream('a');
+  const b = await startUpstream('b');
+  const first = config([site({ routes: [route('/', [a.url])] })]);
+  const { file, loadConfig } = fileOf(first);
+  const { gateway, port } = await startGateway(first, { loadConfig });
+  try {
+    // This file's compression section needs its package imported (not yet, in this process), the next one nothing.
+    const serving = { proxy: { preserveHost: false, forwardedHeaders: true }, static: undefined, middleware: [], logging: undefined, compression: { minBytes: 1024 }, upload: undefined };
+    file.current = config([site({ routes: [route('/', [a.url])], serving })]);
+    const older = gateway.reload();
+    file.current = config([site({ routes: [route('/', [b.url])] })]);
+    const newer = gateway.reload();
+    await Promise.all([older, newer]);
+    t.is((await ask(port, '/')).body, 'b', 'the file as it was last read is the one in force');
+  } finally {
+    await gateway.shutdown();
+    await Promise.all([a, b].map((u) => u.close()));
+  }
+});
