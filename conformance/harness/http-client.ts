@@ -47,9 +47,10 @@ export function curlLine(base: URL, req: HttpRequest, options: ClientOptions = {
   if (req.body !== undefined) {
     const bytes = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
     // Only a short body is looked at as text: a large one is never shown (converting it cost a worker seconds).
-    const text = bytes.length > 300 ? '' : typeof req.body === 'string' ? req.body : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+    const short = bytes.length <= 300;
+    const text = !short ? '' : typeof req.body === 'string' ? req.body : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: detecting control bytes is the point
-    const printable = bytes.length <= 300 && !/[\x00-\x08\x0e-\x1f\x7f-\xff]/.test(text);
+    const printable = short && !/[\x00-\x08\x0e-\x1f\x7f-\xff]/.test(text);
     if (printable) parts.push(`--data-binary ${quote(text)}`);
     else if (fileBody) parts.push(`--data-binary @${quote(fileBody(bytes))}`);
     else parts.push(`--data-binary @body.bin  # ${bytes.length} bytes, not kept`);

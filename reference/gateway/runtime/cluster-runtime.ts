@@ -13,7 +13,6 @@ import { parseBlock } from '../data-plane/ip-filter.ts';
 import type { Upstream } from '../data-plane/upstream.ts';
 import { LeaseBook, sumCounters } from './cluster-limits.ts';
 import { type Listing, mergedMetrics, mergeListing, mergeStatus } from './cluster-merge.ts';
-import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import type { Change, ToPrimary, ToWorker, UpstreamShared, WorkerInit, WorkerSnapshot } from './cluster-protocol.ts';
 import { createGateway, type GatewayOptions, type RunningGateway } from './create-gateway.ts';
 import type { GatewayRuntime, RateLimitCounters, StatusObject, TargetChange } from './gateway-runtime.ts';
@@ -187,8 +186,7 @@ export class ClusterGateway implements GatewayRuntime {
    * an import never applies an older file over a newer one. */
   reload(): Promise<{ warnings: string[] }> {
     return this.#oneReload(async () => {
-      const next = this.#control.readConfig();
-      await importPackagesFor(next);
+      const next = await this.#control.nextConfig();
       const result = this.#control.applyConfig(next);
       this.#leases.reset();
       this.#changes = [];

@@ -3,9 +3,9 @@
 // each change the primary sends before answering it, and drains and exits when told to. It never reads the
 // config file, probes or watches; signals are its primary's to handle (a terminal's Ctrl-C reaches the
 // whole process group): a worker without its primary exits at once (node:cluster's own rule).
+import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import { type LeaseAnswer, WorkerLimiter } from './cluster-limits.ts';
 import type { Change, ToPrimary, ToWorker, WorkerInit, WorkerSnapshot } from './cluster-protocol.ts';
-import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import { RunningGateway } from './create-gateway.ts';
 
 function send(message: ToPrimary): void {

@@ -7,10 +7,10 @@ import pLimit from 'p-limit';
 import type { GatewayConfig } from '../config/gateway-config.ts';
 import { notCompiledInWarnings } from '../config/load-config.ts';
 import { DenyList, parseBlock } from '../data-plane/ip-filter.ts';
+import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import type { Traffic } from '../data-plane/proxy-exchange.ts';
 import { createRequestHandler, type DataPlane, type PipelineHooks } from '../data-plane/request-handler.ts';
 import { purgeKey } from '../data-plane/response-cache.ts';
-import { importPackagesFor } from '../data-plane/optional-packages.ts';
 import { closeRedisStores, redisStores } from '../data-plane/redis-store.ts';
 import { closeLogStreams } from '../data-plane/site-serving.ts';
 import { buildSiteTable, type SiteTable } from '../data-plane/site-table.ts';
@@ -174,11 +174,14 @@ export class RunningGateway implements Gateway, DataPlane {
   /** One reload at a time: the file is read, its packages imported, then applied, so a reload that waits for
    * an import never applies an older file over a newer one. */
   reload(): Promise<{ warnings: string[] }> {
-    return this.#oneReload(async () => {
-      const next = this.readConfig();
-      await importPackagesFor(next);
-      return this.applyConfig(next);
-    });
+    return this.#oneReload(async () => this.applyConfig(await this.nextConfig()));
+  }
+
+  /** The file as a reload would apply it, with the packages it uses imported (what applyConfig needs). */
+  async nextConfig(): Promise<GatewayConfig> {
+    const next = this.readConfig();
+    await importPackagesFor(next);
+    return next;
   }
 
   /** Re-reads the file: the config a reload would apply; throws GatewayError bad-request (validation, cold
@@ -202,7 +205,7 @@ export class RunningGateway implements Gateway, DataPlane {
   }
 
   /** Runs on `next` from now on: runtime upstream changes and rate-limit counters start afresh. The packages
-   * it uses are imported (importPackagesFor). */
+   * it uses must be imported (nextConfig, importPackagesFor). */
   applyConfig(next: GatewayConfig): { warnings: string[] } {
     let table: SiteTable;
     try {
