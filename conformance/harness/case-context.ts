@@ -38,6 +38,7 @@ export class CaseContext {
   readonly #kept: { path: string; content: Uint8Array }[] = [];
   /** Target folders (dir -> where a failing case's copy goes). */
   readonly #folders = new Map<string, string>();
+  readonly #startedAt = Date.now();
 
   constructor(t: ExecutionContext, id: string, surface: string, target: TargetSpec) {
     this.#t = t;
@@ -202,7 +203,7 @@ export class CaseContext {
     await Promise.all(this.#launched.map((l) => l.stop()));
     if (!this.#t.passed) this.#noteStderr();
     for (const cleanup of this.#cleanups.reverse()) await cleanup();
-    emit({ type: 'repro', id: this.id, lines: this.#repro.slice(-REPRO_LINES), endedAt: Date.now() });
+    emit({ type: 'repro', id: this.id, lines: this.#repro.slice(-REPRO_LINES), startedAt: this.#startedAt, endedAt: Date.now() });
   }
 
   /** The end of what each target the case started wrote to stderr: often the cause of a refused step. */

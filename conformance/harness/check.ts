@@ -5,12 +5,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import picomatch from 'picomatch';
+import { FILTERED_OUT } from '../../tools/conform/outcomes.ts';
 import { clauseIdOf } from '../../tools/spec/clause-id.ts';
 import { CaseContext } from './case-context.ts';
 import { recordingChecks } from './checks.ts';
-import { environmentCapabilities } from './environment.ts';
+import { isHarnessTool, missingHarnessTools } from './environment.ts';
 import { type CaseStatus, emit } from './events.ts';
-import { CaseTimeout, isInconclusive, NotApplicable } from './inconclusive.ts';
+import { CaseTimeout, Inconclusive, isInconclusive, NotApplicable } from './inconclusive.ts';
 import { watchSlotWaits } from './launch.ts';
 import { directRunOnly, runEnv, type TargetSpec } from './run-env.ts';
 import { declarePerFileStops } from './per-file.ts';
@@ -35,13 +36,13 @@ const clauseSurfaces: Map<string, string> = runEnv.clauseIndex
   : new Map(
       (await directRunOnly<typeof import('../../tools/spec/catalog.ts')>('../../tools/spec/catalog.ts')).loadCatalog().clauses.map((c) => [c.id, c.surface]),
     );
-const machineCapabilities = environmentCapabilities();
 const isOnly = runEnv.only.length > 0 ? picomatch(runEnv.only) : () => true;
 const isSkipped = runEnv.skip.length > 0 ? picomatch(runEnv.skip) : () => false;
 
 function decide(id: string, needs: string[], capabilities: string[]): { status: CaseStatus; reason?: string } {
-  if (!isOnly(id) || isSkipped(id)) return { status: 'skipped', reason: 'filtered out by --only/--skip' };
-  const missing = needs.filter((n) => !capabilities.includes(n));
+  if (!isOnly(id) || isSkipped(id)) return { status: 'skipped', reason: FILTERED_OUT };
+  // Tools of the harness are not the target's to offer: runCase ends such a case as `error` when one is missing.
+  const missing = needs.filter((n) => !isHarnessTool(n) && !capabilities.includes(n));
   if (missing.length > 0) return { status: 'not-applicable', reason: `target lacks capability: ${missing.join(', ')}` };
   return { status: 'run' };
 }
@@ -158,6 +159,8 @@ async function runCase(t: ExecutionContext, id: string, surface: string, target:
   watchSlotWaits(c.signal, (waiting) => (waiting ? deadline.pause() : deadline.resume()));
   t.teardown(() => c.close());
   try {
+    const cannotStage = missingHarnessTools(options.needs ?? []);
+    if (cannotStage !== undefined) throw new Inconclusive(cannotStage);
     const notApplicable = await Promise.race([options.applicable?.(c), deadline.limit]);
     if (notApplicable !== undefined) {
       emit({ type: 'not-applicable', id, reason: notApplicable });
@@ -216,7 +219,7 @@ export function check(id: string, optionsOrFn: CaseOptions | CaseFn, maybeFn?: C
   if (!surface) throw new Error(`case ${id}: no clause ${clause} in spec/`);
   const target = runEnv.targets[surface];
   if (!target) throw new Error(`case ${id}: no target for surface ${surface}`);
-  const { status, reason } = decide(id, options.needs ?? [], [...target.capabilities, ...machineCapabilities]);
+  const { status, reason } = decide(id, options.needs ?? [], target.capabilities);
   emit({ type: 'case', id, clause, surface, status, ...(reason ? { reason } : {}) });
   timeFile();
   if (status !== 'run' || runEnv.listOnly) {

@@ -1,6 +1,8 @@
-// What the machine running the suites offers, independent of the target: merged into every target's
-// capabilities. `browser`: a Chromium the cases can drive (CHROMIUM_PATH, else Debian's /usr/bin/chromium);
-// `redis-server`: a Redis the cases can start (redis-server.ts).
+// Tools of the harness itself, on the machine running the suites: a case names the ones it needs among its
+// `needs`. A tool that is missing is not something the target lacks: such a case ends as `error` with what
+// to install (never `not-applicable`, which says the target lacks a capability). `browser`: a Chromium the
+// cases can drive (CHROMIUM_PATH, else Debian's /usr/bin/chromium); `redis-server`: a Redis the cases can
+// start (redis-server.ts).
 import { existsSync } from 'node:fs';
 import { hasRedisServer } from './redis-server.ts';
 
@@ -18,6 +20,28 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-export function environmentCapabilities(): string[] {
-  return [...(existsSync(CHROMIUM_PATH) ? ['browser'] : []), ...(hasRedisServer() ? ['redis-server'] : [])];
+interface HarnessTool {
+  present(): boolean;
+  /** What is missing and how to get it, for the case's `error`. */
+  missing: string;
+}
+
+const HARNESS_TOOLS: Record<string, HarnessTool> = {
+  browser: {
+    present: () => existsSync(CHROMIUM_PATH),
+    missing: `the harness drives Chromium for this case and finds none at ${CHROMIUM_PATH} (install the Debian package chromium, or set CHROMIUM_PATH)`,
+  },
+  'redis-server': {
+    present: hasRedisServer,
+    missing: `the harness starts a Redis for this case and finds no redis-server (install the Debian package redis-server, or set REDIS_SERVER)`,
+  },
+};
+
+/** Whether `need` names a tool of the harness rather than a capability of the target. */
+export const isHarnessTool = (need: string): boolean => need in HARNESS_TOOLS;
+
+/** Why the harness cannot stage a case needing `needs` on this machine, or undefined when it can. */
+export function missingHarnessTools(needs: string[]): string | undefined {
+  const missing = needs.filter((n) => isHarnessTool(n) && !HARNESS_TOOLS[n]!.present()).map((n) => HARNESS_TOOLS[n]!.missing);
+  return missing.length > 0 ? missing.join('; ') : undefined;
 }

@@ -7,8 +7,8 @@ export type CaseStatus = 'run' | 'skipped' | 'not-applicable';
 
 export type HarnessEvent =
   | { type: 'case'; id: string; clause: string; surface: string; status: CaseStatus; reason?: string }
-  /** The case ended (its targets stopped): its reproducer, and when. */
-  | { type: 'repro'; id: string; lines: string[]; endedAt: number }
+  /** The case ended (its targets stopped): its reproducer, and when it began and ended (ms since the epoch). */
+  | { type: 'repro'; id: string; lines: string[]; startedAt: number; endedAt: number }
   /** A check of the case failed (check.ts reports every one; ava only the first). */
   | { type: 'check-failed'; id: string; message: string }
   /** The case could not judge its clause: why (the outcome `error`). */

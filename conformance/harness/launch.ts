@@ -67,12 +67,12 @@ export class TargetStartError extends Inconclusive {
   override name = 'TargetStartError';
 }
 
-const READY_TIMEOUT_MS = 30_000;
+export const READY_TIMEOUT_MS = 30_000;
 /** Targets starting at once in one worker: a worker's cases all start together (several files' cases when
  * short files share it), and a slow target (one compiling TypeScript at start, say) would otherwise starve
  * itself past its readiness limit. */
 const STARTING_AT_ONCE = 3;
-const STOP_GRACE_MS = 3_000;
+export const STOP_GRACE_MS = 3_000;
 const OUTPUT_LIMIT = 64 * 1024;
 
 /** `value` as one shell word. */

@@ -53,10 +53,17 @@ export function serviceStt(c: CaseContext): Promise<boolean> {
   return sttReported;
 }
 
-/** For CaseOptions.applicable: the case needs the service to transcribe. */
+/** For CaseOptions.applicable: the case needs the service to transcribe. The service is the harness's own
+ * (the reference it starts beside the tool server), so one without speech-to-text on this machine is the
+ * harness failing to stage the case: `error`, never `not-applicable`. */
 export const STT_CASE: CaseOptions = {
   ...STDIO,
-  applicable: async (c) => ((await serviceStt(c)) ? undefined : 'the translation service reports stt_available false'),
+  applicable: async (c) => {
+    if (!(await serviceStt(c))) {
+      c.inconclusive('the translation service the harness runs beside the tool server reports stt_available false: this machine lacks its speech engine (Debian pocketsphinx, pocketsphinx-en-us)');
+    }
+    return undefined;
+  },
 };
 
 // ---------------------------------------------------------------- the tool server

@@ -42,6 +42,9 @@ export interface SurfaceStanding {
   mustErrored: number;
   /** Must-clauses none of whose cases ran (not-applicable, skipped) or that have no case. */
   mustNotJudged: number;
+  /** Must-clauses a case judged: passed, failed or known failing (an `error` judged nothing). A gate that
+   * judged none of a surface's must-clauses has checked nothing of it (verdict.ts). */
+  mustJudged: number;
 }
 
 /** Every clause of the surfaces that ran, with its cases and status, in catalog order. */
@@ -73,6 +76,7 @@ export function standings(states: ClauseState[], targets: Record<string, string>
       mustFailed: count('failed', 'expected-fail'),
       mustErrored: count('error'),
       mustNotJudged: count('not-judged', 'no-case'),
+      mustJudged: count('passed', 'failed', 'expected-fail'),
     };
   });
 }

@@ -75,3 +75,16 @@ export function recordWorkerTimes(workers: { files: string[]; ms: number }[]): v
   writeFileSync(tmp, `${JSON.stringify(merged, null, 2)}\n`);
   renameSync(tmp, FILE);
 }
+
+/** How long running `files` should take, from their last times: ava runs the worker groups in order, at
+ * most `atOnce` at a time, each starting when one ends. Undefined when a file has no time yet. */
+export function expectedRunMs(files: string[], atOnce: number, times: Record<string, number> = lastTimes()): number | undefined {
+  if (files.some((f) => times[f] === undefined)) return undefined;
+  const slots: number[] = Array.from({ length: Math.max(1, atOnce) }, () => 0);
+  for (const group of workerGroups(files, times)) {
+    const ms = group.reduce((sum, f) => sum + times[f]!, 0);
+    const free = slots.indexOf(Math.min(...slots));
+    slots[free]! += ms;
+  }
+  return Math.max(...slots);
+}

@@ -1,30 +1,38 @@
-// `npm run conform`: runs the selected suites against their targets, writes the reports and sets the exit
-// code (0 every must-clause case passed; 1 a case failed or could not judge a must-clause; 2 usage error, or
-// a target that never started — the reports are written all the same).
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// `npm run conform`: runs the selected suites against their targets, hands the run to the reporters
+// (terminal, report files, GitHub) and sets the exit code from the verdict (verdict.ts): 0 passed, 1 failed
+// or judged nothing, 2 usage error or a target that never started, 128+N interrupted by signal N.
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { shellQuote } from '../../conformance/harness/launch.ts';
+import { pathToFileURL } from 'node:url';
+import picomatch from 'picomatch';
+import { PROJECT_ROOT, shellQuote } from '../../conformance/harness/launch.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
 import { missingLine, missingPackages } from '../setup/debian-packages.ts';
 import { CatalogError, loadCatalog } from '../spec/catalog.ts';
+import { globErrors, type KnownCases, knownCases, recordCases, suitesFingerprint } from './case-index.ts';
 import { clauseStates, standings } from './clause-status.ts';
-import { loadKnownFailing, NO_KNOWN_FAILURES } from './known-failing.ts';
+import { expectedRunMs } from './file-times.ts';
+import { Interruption } from './interrupt.ts';
+import { lastFailedCases } from './last-failed.ts';
+import { loadKnownFailing, NO_KNOWN_FAILURES, staleEntries } from './known-failing.ts';
 import { type ConformOptions, parseOptions, USAGE } from './options.ts';
-import { type CaseResult, failsRun } from './outcomes.ts';
-import { htmlReport } from './report-html.ts';
+import { type CaseResult, isFilteredOut } from './outcomes.ts';
+import { GithubReporter } from './report-github.ts';
 import { jsonReport } from './report-json.ts';
-import { junitReport } from './report-junit.ts';
+import { ReportFiles } from './report-files.ts';
+import { allOf, type Plan, type Reporter } from './reporter.ts';
 import { runSuites } from './run-suites.ts';
-import { assertReachable, discoverSuites, resolveTargets, selectSuites } from './suites.ts';
-import { Progress, printList, printOutcomes, printSummary } from './terminal.ts';
+import { unreachedResults } from './run-state.ts';
+import { assertReachable, discoverSuites, resolveTargets, type Suite, selectSuites } from './suites.ts';
+import { printList, TerminalReporter } from './terminal.ts';
 import { UsageError } from './usage-error.ts';
+import { verdict as verdictOf } from './verdict.ts';
 
 function describeTarget(t: TargetSpec): string {
   if (t.kind === 'url') return t.url ?? '';
   const env = Object.entries(t.env ?? {}).map(([k, v]) => `${k}=${v}`);
   return `cmd:${t.command ?? ''}${env.length > 0 ? ` (env: ${env.join(' ')})` : ''}`;
 }
-
 
 /** Per surface, the options of this command line that select it and its target: what a replay needs. */
 function replayArgs(options: ConformOptions, surfaces: string[]): Record<string, string> {
@@ -40,7 +48,32 @@ function replayArgs(options: ConformOptions, surfaces: string[]): Record<string,
   );
 }
 
-async function main(argv: string[]): Promise<number> {
+/** How many of ava's workers run at once (conformance/ava.config.mjs), for the expected run time. */
+async function workersAtOnce(): Promise<number> {
+  const config = (await import(pathToFileURL(join(PROJECT_ROOT, 'conformance', 'ava.config.mjs')).href)) as { default: { concurrency?: number } };
+  return config.default.concurrency ?? 1;
+}
+
+/** Whether --only/--skip let the case through (as check.ts decides). */
+function filterOf(only: string[], skip: string[]): (id: string) => boolean {
+  const isOnly = only.length > 0 ? picomatch(only) : () => true;
+  const isSkipped = skip.length > 0 ? picomatch(skip) : () => false;
+  return (id) => isOnly(id) && !isSkipped(id);
+}
+
+/** What the progress line can know before the run: how many cases, and for a whole run how long. */
+async function plan(suites: Suite[], cases: KnownCases, only: string[], skip: string[]): Promise<Plan> {
+  const ids = suites.flatMap((s) => cases.ids.get(s.surface) ?? []);
+  const known = suites.every((s) => cases.ids.has(s.surface));
+  const filtered = only.length > 0 || skip.length > 0;
+  return {
+    cases: known ? ids.filter(filterOf(only, skip)).length : undefined,
+    exact: cases.current,
+    expectedMs: filtered ? undefined : expectedRunMs(suites.flatMap((s) => s.files), await workersAtOnce()),
+  };
+}
+
+async function main(argv: string[], interruption: Interruption): Promise<number> {
   const options = parseOptions(argv);
   if (options.help) {
     console.log(USAGE);
@@ -48,81 +81,145 @@ async function main(argv: string[]): Promise<number> {
   }
   const startedAt = new Date();
   const catalog = loadCatalog();
-  const suites = selectSuites(discoverSuites(), options.surfaces);
+  const reportDir = resolve(options.reportDir);
+  let suites = selectSuites(discoverSuites(), options.surfaces);
+  let only = options.only;
+  let onlyOption = '--only';
+  if (options.lastFailed) {
+    const last = lastFailedCases(join(reportDir, 'report.json'));
+    if (last.length === 0) {
+      console.log(`--last-failed: no case failed or could not judge in ${join(options.reportDir, 'report.json')}: nothing to run`);
+      return 0;
+    }
+    only = last.map((r) => r.id);
+    onlyOption = '--last-failed';
+    if (options.surfaces.length === 0) suites = suites.filter((s) => last.some((r) => r.surface === s.surface));
+  }
   const targets = resolveTargets(suites, options.targets, options.describes, options.targetEnv);
   const known = options.knownFailing ? loadKnownFailing(options.knownFailing) : NO_KNOWN_FAILURES;
-  const reportDir = resolve(options.reportDir);
   const artifactsDir = join(reportDir, 'artifacts');
-  const settings = {
-    only: options.only,
-    skip: options.skip,
-    list: options.list,
-    known,
-    replayArgs: replayArgs(options, suites.map((s) => s.surface)),
-    artifactsDir,
-  };
   const targetNames: Record<string, string> = {};
   for (const suite of suites) {
     const target = targets[suite.surface]!;
     targetNames[suite.surface] = describeTarget(target);
     if (!options.list) await assertReachable(suite.surface, target);
   }
-  if (!options.list) rmSync(artifactsDir, { recursive: true, force: true });
-  const progress = new Progress();
-  if (!options.list) progress.start(targetNames);
-  const run = await runSuites(suites, targets, catalog, settings, (_id, ok) => progress.case(ok));
-  if (!options.list) progress.end();
+  const base = { known, interruption, replayArgs: replayArgs(options, suites.map((s) => s.surface)), artifactsDir };
+  const surfaces: string[] = suites.map((s) => s.surface);
+
+  // The case IDs, to check the filters before running anything: from the index, or a list pass.
+  const fingerprint = suitesFingerprint();
+  let cases = knownCases(surfaces, fingerprint);
+  const filtering = only.length > 0 || options.skip.length > 0;
+  if (options.list || (filtering && !cases.current)) {
+    if (!options.list) console.log('listing the cases of the suites to check the filters (the suites changed since they were last listed)…');
+    const listed = await runSuites(suites, targets, catalog, { ...base, only: [], skip: [], list: true, known: NO_KNOWN_FAILURES }, () => {});
+    // Interrupted: the run below ends at once, and its reports say so.
+    if (!listed.interrupted) {
+      const faults = [...listed.surfaces.values()].flatMap((s) => s.harnessErrors);
+      for (const e of faults) console.error(`harness error: ${e}`);
+      if (faults.length > 0) return 2;
+      recordCases(listed.caseIds, fingerprint);
+      cases = { ids: listed.caseIds, current: true };
+      if (options.list) {
+        printList([...listed.surfaces.values()].flatMap((s) => s.results));
+        return 0;
+      }
+    } else if (options.list) return interruption.exitCode;
+  }
+  const allIds = (ids: Map<string, string[]>) => surfaces.flatMap((s) => ids.get(s) ?? []);
+  const filterErrors = (ids: string[]) => [...globErrors(onlyOption, only, ids), ...globErrors('--skip', options.skip, ids)];
+  if (cases.current) {
+    const errors = filterErrors(allIds(cases.ids));
+    if (errors.length > 0) throw new UsageError(errors.join('\n'));
+  }
+
+  const reporters: Reporter[] = [new TerminalReporter(catalog, { verbose: options.verbose }), new ReportFiles(reportDir)];
+  if (options.reporters.includes('github') || process.env.GITHUB_ACTIONS === 'true') reporters.push(new GithubReporter(catalog));
+  const report = allOf(reporters);
+  rmSync(artifactsDir, { recursive: true, force: true });
+  report.begin({ targets: targetNames, plan: await plan(suites, cases, only, options.skip) });
+  const run = await runSuites(suites, targets, catalog, { ...base, only, skip: options.skip, list: false }, report.caseEnded);
+
   const results: CaseResult[] = [];
-  const bySurface = new Map<string, CaseResult[]>();
   let harnessFault = false;
-  const targetErrors: string[] = [];
+  const neverStarted: string[] = [];
   for (const [surface, surfaceRun] of run.surfaces) {
     for (const e of surfaceRun.harnessErrors) {
       harnessFault = true;
       console.error(`harness error in ${surface}: ${e}`);
     }
-    if (surfaceRun.targetError !== undefined) targetErrors.push(`target for ${surface} failed to start:\n${surfaceRun.targetError}`);
+    if (surfaceRun.targetError !== undefined) {
+      neverStarted.push(surface);
+      console.error(`target for ${surface} failed to start:\n${surfaceRun.targetError}`);
+    }
     results.push(...surfaceRun.results);
-    bySurface.set(surface, surfaceRun.results);
   }
-  if (options.list) {
-    printList(results);
-    return harnessFault ? 2 : 0;
+  if (!run.interrupted && !harnessFault) recordCases(run.caseIds, fingerprint);
+  // An interrupted run lists the cases it never reached too, when the case index knows them.
+  if (run.interrupted && cases.current) {
+    const passes = filterOf(only, options.skip);
+    results.push(...unreachedResults(catalog, allIds(cases.ids), new Set(results.map((r) => r.id)), (id) => !passes(id)));
+    results.sort((a, b) => surfaces.indexOf(a.surface) - surfaces.indexOf(b.surface) || a.id.localeCompare(b.id));
   }
-  if (run.leftovers > 0) {
+  if (run.leftovers > 0 && !run.interrupted) {
     console.error(`harness warning: ${run.leftovers} process(es) started by cases were still running after every case ended; they were killed`);
   }
-  // A surface whose every case was filtered out did not take part: it gets no standing (no 0%).
-  const inRun = Object.fromEntries(Object.entries(targetNames).filter(([surface]) => bySurface.get(surface)?.some((r) => r.outcome !== 'skipped')));
-  const shown = Object.keys(inRun).length > 0 ? inRun : targetNames;
+  if (run.leftFolders > 0 && !run.interrupted) {
+    console.error(`harness warning: ${run.leftFolders} temporary folder(s) of cases were still there after every case ended; they were removed`);
+  }
+  // The surfaces taking part: those named with --surface, else those with a case the filters let through.
+  const takingPart = options.surfaces.length > 0 ? surfaces : surfaces.filter((s) => results.some((r) => r.surface === s && !isFilteredOut(r)));
+  const shown = Object.fromEntries(Object.entries(targetNames).filter(([s]) => takingPart.includes(s)));
   const states = clauseStates(
     catalog,
     results.filter((r) => r.surface in shown),
   );
   const standing = standings(states, shown);
-  const timing = {
-    startedAt: startedAt.toISOString(),
-    endedAt: new Date().toISOString(),
-    lastCaseEndedAt: run.lastCaseEndedAt === undefined ? undefined : new Date(run.lastCaseEndedAt).toISOString(),
-  };
-  const report = jsonReport(results, states, standing, targetNames, timing);
-  mkdirSync(reportDir, { recursive: true });
+  const ids = allIds(run.caseIds);
+  const interrupted = interruption.interrupted;
+  const stale = run.interrupted ? [] : staleEntries(known, surfaces, ids);
+  const verdict = verdictOf({
+    interrupted,
+    interruptedCode: interruption.exitCode,
+    harnessFault,
+    neverStarted,
+    usageErrors: run.interrupted || harnessFault ? [] : filterErrors(ids),
+    results,
+    stale,
+    standings: standing,
+    passWithNoCases: options.passWithNoCases,
+  });
   const reportFile = join(options.reportDir, 'report.json');
-  writeFileSync(join(reportDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(reportDir, 'junit.xml'), junitReport(results, catalog.byId));
-  writeFileSync(join(reportDir, 'report.html'), htmlReport(results, states, standing, report.summary));
-  printOutcomes(results, catalog.byId, targetNames, { verbose: options.verbose, reportFile });
-  printSummary(bySurface, report.summary, standing);
-  // Engines this machine lacks: the reference ran without them and the browser cases could not run.
+  report.end({
+    report: jsonReport({
+      results,
+      states,
+      surfaces: standing,
+      targets: targetNames,
+      timing: { startedAt: startedAt.toISOString(), endedAt: new Date().toISOString(), lastCaseEndedAt: run.lastCaseEndedAt === undefined ? undefined : new Date(run.lastCaseEndedAt).toISOString() },
+      interrupted,
+      verdict,
+      staleKnownFailing: stale,
+    }),
+    catalog,
+    states,
+    reportFile,
+  });
+  // Packages this machine lacks: the reference ran without those engines, the harness without those tools.
   const missing = missingPackages().filter((p) => !p.testsOnly);
-  if (missing.length > 0) console.log(`${missingLine(missing)} (the cases needing them were not-applicable)`);
+  if (missing.length > 0) console.log(`${missingLine(missing)} (the cases needing them could not run: see their outcomes)`);
   console.log(`reports: ${reportFile}, junit.xml, report.html`);
-  for (const e of targetErrors) console.error(e);
-  if (harnessFault || targetErrors.length > 0) return 2;
-  return results.some(failsRun) ? 1 : 0;
+  for (const reason of verdict.reasons) console.log(reason);
+  return verdict.exitCode;
 }
 
-main(process.argv.slice(2)).then(
+const interruption = new Interruption();
+interruption.install();
+// A terminal closed under the run (its window, an ssh session) must not crash it before it has stopped what it
+// started: writes to it fail from then on, and are dropped.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+main(process.argv.slice(2), interruption).then(
   (code) => {
     process.exitCode = code;
   },
@@ -133,6 +230,6 @@ main(process.argv.slice(2)).then(
     } else {
       console.error(err);
     }
-    process.exitCode = 2;
+    process.exitCode = interruption.interrupted ? interruption.exitCode : 2;
   },
 );

@@ -31,7 +31,14 @@ export interface ConformOptions {
   reportDir: string;
   verbose: boolean;
   help: boolean;
+  passWithNoCases: boolean;
+  lastFailed: boolean;
+  /** Reporters beside the terminal and the report files (REPORTERS). */
+  reporters: Reporter[];
 }
+
+export const REPORTERS = ['github'] as const;
+export type Reporter = (typeof REPORTERS)[number];
 
 export const DEFAULT_REPORT_DIR = 'reports';
 
@@ -47,18 +54,28 @@ Runs the conformance suites against targets and writes reports.
                            set VAR in the environment of surface NAME's target (repeatable)
   --describe NAME=FILE     a JSON file describing what the target of surface NAME offers (capabilities,
                            env, aliasCommand, facts such as model keys); see conformance/<surface>/README.md
-  --only GLOB              run only cases whose ID matches (repeatable)
-  --skip GLOB              skip cases whose ID matches (repeatable)
-  --known-failing FILE     YAML list of {glob, reason}: such cases must fail (expected-fail)
+  --only GLOB              run only cases whose ID matches (repeatable); a glob matching no case is a usage error
+  --skip GLOB              skip cases whose ID matches (repeatable); same
+  --last-failed            run only the cases that failed or could not judge in the report of the previous
+                           run in --report-dir (give the same --surface/--target options as that run)
+  --known-failing FILE     YAML list of {glob, reason}: such cases must fail (expected-fail); an entry whose
+                           case passes, or that matches no case of the suites it names, is stale (fails the run)
+  --pass-with-no-cases     accept a run that judges no must-clause of a surface (all not-applicable, skipped)
   --list                   print every case ID with its clause, run nothing
   --report-dir DIR         where report.json, junit.xml, report.html and artifacts/ go (default ${DEFAULT_REPORT_DIR}/)
+  --reporter NAME          also report for a CI: github (annotations, and $GITHUB_STEP_SUMMARY when set; on by
+                           itself when GITHUB_ACTIONS is set)
   --verbose                print informational outcomes in full (by default one line each)
   --help                   this text
 
 Outcomes: pass, fail, error (the case could not judge its clause: setup refused, answer unreadable, no
-end in time), informational, expected-fail, not-applicable, skipped.
-Exit codes: 0 every must-clause case passed; 1 a case failed, or could not judge a must-clause;
-2 usage error, or a target that never started (the reports are written all the same).
+end in time, a tool or port of the harness's missing), informational, expected-fail, not-applicable (the
+target lacks a capability the case needs), skipped (filtered out, or not reached before an interrupt).
+Exit codes: 0 every must-clause case passed and each surface of the run had a must-clause judged;
+1 a case failed or could not judge a must-clause, a stale known-failing entry, or a surface none of whose
+must-clauses was judged; 2 usage error, or a target that never started (the reports are written all the
+same); 128+N interrupted by signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP): every process of the run is
+stopped, and the reports of what ran are written marked interrupted (a second signal stops at once, without).
 A property failure prints its replay command (seed, path, surface and target).`;
 
 function parseTarget(raw: string): TargetArg {
@@ -98,6 +115,9 @@ export function parseOptions(argv: string[]): ConformOptions {
         'known-failing': { type: 'string' },
         list: { type: 'boolean' },
         'report-dir': { type: 'string' },
+        'pass-with-no-cases': { type: 'boolean' },
+        'last-failed': { type: 'boolean' },
+        reporter: { type: 'string', multiple: true },
         verbose: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -123,6 +143,11 @@ export function parseOptions(argv: string[]): ConformOptions {
     if (!match) throw new UsageError(`--target-env ${raw}: expected NAME=VAR=VALUE (surface, variable, value)`);
     return { surface: match[1]!, name: match[2]!, value: match[3]! };
   });
+  const reporters = list('reporter').map((name) => {
+    if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`--reporter ${name}: unknown reporter (known: ${REPORTERS.join(', ')})`);
+    return name as Reporter;
+  });
+  if (v['last-failed'] === true && list('only').length > 0) throw new UsageError('--last-failed chooses the cases itself: leave out --only');
   return {
     surfaces: list('surface'),
     targets,
@@ -135,5 +160,8 @@ export function parseOptions(argv: string[]): ConformOptions {
     reportDir: (v['report-dir'] as string | undefined) ?? DEFAULT_REPORT_DIR,
     verbose: v.verbose === true,
     help: v.help === true,
+    passWithNoCases: v['pass-with-no-cases'] === true,
+    lastFailed: v['last-failed'] === true,
+    reporters: [...new Set(reporters)],
   };
 }

@@ -1,5 +1,5 @@
 // Turns what ava and the harness reported into one outcome per case. The rules:
-//   filtered out => skipped; target lacks a capability => not-applicable;
+//   filtered out (or not run to its end in an interrupted run: run-state.ts) => skipped; target lacks a capability => not-applicable;
 //   the case could not judge its clause (setup refused, answer unreadable, did not finish) => error;
 //   failed + listed in --known-failing => expected-fail; passed + listed => fail (the list is stale);
 //   failed on a should/unspecified clause => informational; otherwise pass or fail.
@@ -20,6 +20,8 @@ export interface CaseResult {
   level: Clause['level'];
   outcome: Outcome;
   message: string;
+  /** From the case's start to the end of its teardown (targets stopped); 0 for a case that did not run. */
+  durationMs: number;
   reproducer: string[];
 }
 
@@ -71,6 +73,14 @@ export function caseOutcome(
   if (!judged) return { outcome: 'error', message };
   if (clause.level !== 'must') return { outcome: 'informational', message };
   return { outcome: 'fail', message };
+}
+
+/** The reason given for a case --only/--skip left out (check.ts). */
+export const FILTERED_OUT = 'filtered out by --only/--skip';
+
+/** Whether the filters left the case out (rather than an interrupt stopping the run before it ended). */
+export function isFilteredOut(r: Pick<CaseResult, 'outcome' | 'message'>): boolean {
+  return r.outcome === 'skipped' && r.message === FILTERED_OUT;
 }
 
 /** Whether the result fails the run: a failure, or an error on a must-clause (nothing can be claimed of it). */

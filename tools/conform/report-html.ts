@@ -5,7 +5,7 @@
 // without it, unfiltered).
 import type { ClauseState, ClauseStatus, SurfaceStanding } from './clause-status.ts';
 import { type CaseResult, headline, type Outcome } from './outcomes.ts';
-import type { Summary } from './report-json.ts';
+import type { JsonReport } from './report-json.ts';
 
 const OUTCOME_COLOR: Record<Outcome, string> = {
   pass: '#1a7f37',
@@ -72,7 +72,7 @@ function bar(s: SurfaceStanding): string {
 function standingRow(s: SurfaceStanding): string {
   const pct = s.must === 0 ? 100 : Math.floor((100 * s.mustPassed) / s.must);
   const detail = [s.mustFailed && `${s.mustFailed} failed`, s.mustErrored && `${s.mustErrored} not judged (error)`, s.mustNotJudged && `${s.mustNotJudged} not run`].filter(Boolean).join(', ');
-  return `<tr><td><a href="#s-${s.surface}">${esc(s.surface)}</a><div class="sec">${esc(s.target)}</div></td><td>${bar(s)}</td><td class="n"><b>${s.mustPassed}/${s.must}</b> (${pct}%)<div class="sec">${esc(detail)}</div></td><td class="n">${s.mustCovered}/${s.must}</td><td class="n">${s.clauses}</td></tr>`;
+  return `<tr><td><a href="#s-${s.surface}">${esc(s.surface)}</a><div class="sec">${esc(s.target)}</div></td><td>${bar(s)}</td><td class="n"><b>${s.mustPassed}/${s.must}</b> (${pct}%)<div class="sec">${esc(detail)}</div></td><td class="n">${s.mustJudged}/${s.must}</td><td class="n">${s.mustCovered}/${s.must}</td><td class="n">${s.clauses}</td></tr>`;
 }
 
 function grid(surface: string, states: ClauseState[]): string {
@@ -104,7 +104,17 @@ for (const a of document.querySelectorAll('[data-only]')) a.addEventListener('cl
 });
 `;
 
-export function htmlReport(results: CaseResult[], states: ClauseState[], standings: SurfaceStanding[], summary: Summary): string {
+/** Why the run did not pass, and whether it was interrupted: above everything else. */
+function verdictBanner(report: JsonReport): string {
+  if (report.verdict.reasons.length === 0) return '';
+  const head = report.interrupted ? `Interrupted by ${esc(report.interrupted.signal)}` : `Exit code ${report.verdict.exitCode}`;
+  return `<div class="verdict${report.interrupted ? ' interrupted' : ''}"><b>${head}</b><ul>${report.verdict.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul></div>`;
+}
+
+export function htmlReport(report: JsonReport, states: ClauseState[]): string {
+  const results = report.results as CaseResult[];
+  const standings = report.surfaces;
+  const summary = report.summary;
   const statusCount = (status: ClauseStatus) => states.filter((s) => s.status === status).length;
   const statusBoxes = (Object.keys(STATUS_LABEL) as ClauseStatus[])
     .map(
@@ -138,9 +148,10 @@ pre{white-space:pre-wrap;max-width:70em;font-size:12px}small{color:#57606a;font-
 .grid{display:flex;flex-wrap:wrap;gap:2px;max-width:70em}.cell{display:block;width:11px;height:11px;border-radius:2px}
 .cell[data-status=no-case]{outline:1px solid #d0d7de;outline-offset:-1px}.cell.should,.cell.unspecified{opacity:.55;width:8px;height:8px;margin:1.5px}.g{display:flex;gap:1em;margin:.4em 0}.gl{width:9em;flex:none;font-weight:600}
 .dot{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;vertical-align:middle}
+.verdict{border:1px solid #cf222e;background:#ffebe9;padding:.4em 1em;border-radius:4px}.verdict.interrupted{border-color:#9a6700;background:#fff8c5}
 .filters label{margin-right:1em;white-space:nowrap}.filters{margin:.6em 0;line-height:2}[hidden]{display:none!important}</style>
-</head><body><h1>Conformance report</h1><p>${totals}</p>
-<table><tr><th>surface / target</th><th>must-clauses</th><th>passed</th><th>covered</th><th>clauses</th></tr>${standings.map(standingRow).join('')}</table>
+</head><body><h1>Conformance report${report.interrupted ? ' (interrupted)' : ''}</h1>${verdictBanner(report)}<p>${totals}</p>
+<table><tr><th>surface / target</th><th>must-clauses</th><th>passed</th><th>judged</th><th>covered</th><th>clauses</th></tr>${standings.map(standingRow).join('')}</table>
 <h2>Clauses at a glance</h2><p class="sec">One cell per clause (large: must; small: should and unspecified), coloured by status; a cell leads to its row.
 A clause passes when every case of it that ran passed.</p>
 <div class="filters">${statusBoxes}<br>${surfaceBoxes} · <a href="#" data-only="failed error">only failed and error</a> · <a href="#" data-only="${Object.keys(STATUS_LABEL).join(' ')}">all</a></div>

@@ -1,9 +1,14 @@
-// report.json: the whole run as data. Schema version 2: outcome `error`, each result's clause level and
-// target, per-surface standings (the conformance figure) and clause statuses, the run's timing.
+// report.json: the whole run as data, what every reporter and every later reading of a run works from.
+// Schema version 3 (2 and the fields it added: outcome `error`, each result's clause level and target,
+// per-surface standings and clause statuses, the run's timing): each result's `durationMs`, `interrupted`
+// (the signal that stopped the run, else null), the `verdict` (exit code and the reasons for it),
+// `staleKnownFailing`, and per surface `mustJudged`.
 import type { ClauseState, SurfaceStanding } from './clause-status.ts';
+import type { Interrupted } from './interrupt.ts';
+import type { KnownFailingEntry } from './known-failing.ts';
 import type { CaseResult, Outcome } from './outcomes.ts';
 
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 
 export interface Summary {
   passed: number;
@@ -43,39 +48,63 @@ export interface RunTiming {
   lastCaseEndedAt: string | undefined;
 }
 
+/** The run's exit code and why it is not 0, one line per reason (verdict.ts). */
+export interface Verdict {
+  exitCode: number;
+  reasons: string[];
+}
+
+export type ReportResult = Omit<CaseResult, 'surface'> & { surface: string; target: string };
+
 export interface JsonReport {
   schemaVersion: number;
   generatedAt: string;
   timing: RunTiming;
+  /** The signal that stopped the run before its end, or null: then the results are what ran before it, the
+   * cases it did not see to their end `skipped`. */
+  interrupted: Interrupted | null;
+  verdict: Verdict;
   targets: Record<string, string>;
   summary: Summary;
   surfaces: SurfaceStanding[];
   clauses: { id: string; surface: string; level: string; status: string }[];
-  results: (Omit<CaseResult, 'surface'> & { surface: string; target: string })[];
+  /** --known-failing entries that match no case of the suites they name. */
+  staleKnownFailing: KnownFailingEntry[];
+  results: ReportResult[];
 }
 
-export function jsonReport(
-  results: CaseResult[],
-  states: ClauseState[],
-  surfaces: SurfaceStanding[],
-  targets: Record<string, string>,
-  timing: RunTiming,
-): JsonReport {
+export interface ReportParts {
+  results: CaseResult[];
+  states: ClauseState[];
+  surfaces: SurfaceStanding[];
+  targets: Record<string, string>;
+  timing: RunTiming;
+  interrupted: Interrupted | undefined;
+  verdict: Verdict;
+  staleKnownFailing: KnownFailingEntry[];
+}
+
+export function jsonReport(parts: ReportParts): JsonReport {
+  const { results, states, surfaces, targets, timing } = parts;
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     generatedAt: new Date().toISOString(),
     timing,
+    interrupted: parts.interrupted ?? null,
+    verdict: parts.verdict,
     targets,
     summary: summarize(results),
     surfaces,
     clauses: states.map((s) => ({ id: s.clause.id, surface: s.clause.surface, level: s.clause.level, status: s.status })),
-    results: results.map(({ id, clause, surface, level, outcome, message, reproducer }) => ({
+    staleKnownFailing: parts.staleKnownFailing,
+    results: results.map(({ id, clause, surface, level, outcome, message, durationMs, reproducer }) => ({
       id,
       clause,
       surface,
       level,
       outcome,
       message,
+      durationMs,
       reproducer,
       target: targets[surface] ?? '',
     })),

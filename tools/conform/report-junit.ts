@@ -1,7 +1,10 @@
 // JUnit XML in the common (Ant/Jenkins) shape: <testsuites><testsuite name=surface><testcase name=id
-// classname=surface>. Hand-written: the format is a handful of elements and the only care needed is escaping.
+// classname=surface time=seconds>. An interrupted run says so in its name, in a property of each suite and in
+// the skipped message of each case it did not see to the end. Hand-written: the format is a handful of
+// elements and the only care needed is escaping.
 import type { Clause } from '../spec/catalog.ts';
 import { type CaseResult, failsRun } from './outcomes.ts';
+import type { JsonReport } from './report-json.ts';
 
 export function xmlEscape(text: string): string {
   return (
@@ -17,8 +20,11 @@ export function xmlEscape(text: string): string {
   );
 }
 
+/** Seconds, as JUnit's `time` attributes hold them. */
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
 function testcase(r: CaseResult, clause: Clause | undefined): string {
-  const head = `    <testcase name="${xmlEscape(`${r.id} [${r.clause}]`)}" classname="${xmlEscape(r.surface)}" time="0">`;
+  const head = `    <testcase name="${xmlEscape(`${r.id} [${r.clause}]`)}" classname="${xmlEscape(r.surface)}" time="${seconds(r.durationMs)}">`;
   const paraphrase = clause ? `${clause.level}: ${clause.text}` : '';
   const body = [r.message, ...r.reproducer].filter(Boolean).join('\n');
   switch (r.outcome) {
@@ -40,18 +46,26 @@ function testcase(r: CaseResult, clause: Clause | undefined): string {
   }
 }
 
-export function junitReport(results: CaseResult[], clauses: Map<string, Clause>): string {
+export function junitReport(report: JsonReport, clauses: Map<string, Clause>): string {
+  const results = report.results as CaseResult[];
+  const interrupted = report.interrupted;
+  const properties = interrupted
+    ? `\n    <properties>\n      <property name="interrupted" value="${xmlEscape(`${interrupted.signal} at ${interrupted.at}`)}"/>\n    </properties>`
+    : '';
   const surfaces = [...new Set(results.map((r) => r.surface))];
   const suites = surfaces.map((surface) => {
     const rs = results.filter((r) => r.surface === surface);
     const failures = rs.filter((r) => r.outcome === 'fail').length;
     const errors = rs.filter((r) => r.outcome === 'error' && failsRun(r)).length;
     const skipped = rs.filter((r) => ['skipped', 'not-applicable', 'expected-fail'].includes(r.outcome)).length;
+    const time = seconds(rs.reduce((sum, r) => sum + r.durationMs, 0));
     const cases = rs.map((r) => testcase(r, clauses.get(r.clause))).join('\n');
-    return `  <testsuite name="${xmlEscape(surface)}" tests="${rs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="0">\n${cases}\n  </testsuite>`;
+    return `  <testsuite name="${xmlEscape(surface)}" tests="${rs.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${time}">${properties}\n${cases}\n  </testsuite>`;
   });
   const total = results.length;
   const failures = results.filter((r) => r.outcome === 'fail').length;
   const errors = results.filter((r) => r.outcome === 'error' && failsRun(r)).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance" tests="${total}" failures="${failures}" errors="${errors}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const wall = seconds(Date.parse(report.timing.endedAt) - Date.parse(report.timing.startedAt));
+  const name = interrupted ? `conformance (interrupted by ${interrupted.signal})` : 'conformance';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlEscape(name)}" tests="${total}" failures="${failures}" errors="${errors}" time="${wall}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

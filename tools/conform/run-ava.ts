@@ -1,6 +1,8 @@
-// Runs the ava files of one surface as a child process with the harness environment and reads its TAP
-// stream. TAP says pass or fail per case; anything TAP reports that is not a case (a file that failed to
-// load, a worker that crashed) is a harness error.
+// Runs the suites' ava files as a child process with the harness environment and reads its TAP stream. TAP
+// says pass or fail per case; anything TAP reports that is not a case (a file that failed to load, a worker
+// that crashed) is a harness error. ava and its workers run in a process group of their own, so a Ctrl-C at
+// the terminal reaches the runner alone, which stops the run its own way (interrupt.ts): the group at once,
+// then every process the run started (run-suites.ts).
 import { spawn } from 'node:child_process';
 import { Parser, type Result } from 'tap-parser';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
@@ -16,6 +18,12 @@ export interface AvaRun {
   tap: Map<string, TapOutcome>;
   harnessErrors: string[];
   stderr: string;
+}
+
+/** A running ava: `done` resolves when it has ended; `kill` ends it and its workers at once. */
+export interface AvaProcess {
+  done: Promise<AvaRun>;
+  kill(): void;
 }
 
 const AVA_CLI = `${PROJECT_ROOT}/node_modules/ava/entrypoints/cli.mjs`;
@@ -37,13 +45,21 @@ function describe(diag: unknown): string {
   return lines.join('\n');
 }
 
-export function runAva(config: string, files: string[], env: Record<string, string>, onCase: (id: string, ok: boolean) => void): Promise<AvaRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [AVA_CLI, '--config', config, '--tap', ...files], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+export function runAva(config: string, files: string[], env: Record<string, string>, onCase: (id: string, tap: TapOutcome) => void): AvaProcess {
+  const child = spawn(process.execPath, [AVA_CLI, '--config', config, '--tap', ...files], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const kill = (): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const done = new Promise<AvaRun>((resolve, reject) => {
     const tap = new Map<string, TapOutcome>();
     const harnessErrors: string[] = [];
     let stderr = '';
@@ -54,9 +70,9 @@ export function runAva(config: string, files: string[], env: Record<string, stri
         harnessErrors.push(`${res.name}${res.diag ? `\n${describe(res.diag)}` : ''}`);
         return;
       }
-      const skip = Boolean(res.skip) || Boolean(res.todo);
-      tap.set(id, { ok: res.ok, skip, detail: res.ok ? '' : describe(res.diag) });
-      if (!skip) onCase(id, res.ok);
+      const outcome = { ok: res.ok, skip: Boolean(res.skip) || Boolean(res.todo), detail: res.ok ? '' : describe(res.diag) };
+      tap.set(id, outcome);
+      onCase(id, outcome);
     });
     child.stdout.pipe(parser);
     child.stderr.setEncoding('utf8');
@@ -66,4 +82,5 @@ export function runAva(config: string, files: string[], env: Record<string, stri
     child.once('error', reject);
     child.once('close', () => resolve({ tap, harnessErrors, stderr }));
   });
+  return { done, kill };
 }

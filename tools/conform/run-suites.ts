@@ -1,17 +1,22 @@
 // Runs the selected suites against their targets in one ava run (its workers shared by every surface, so one
-// surface's waits overlap another's work) and turns the reports into case results per surface.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// surface's waits overlap another's work) and turns the reports into case results per surface, each one
+// also handed to `onCase` as its case ends. Everything the run starts carries its mark (sweep.ts) and every
+// temporary folder of its cases and targets is under a folder of its own (their TMPDIR): after ava, and at
+// once when the run is interrupted, what is still marked is killed and the folder removed.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HarnessEvent } from '../../conformance/harness/events.ts';
 import { ENV, type TargetSpec } from '../../conformance/harness/run-env.ts';
 import { killMarked, RUN_MARK } from '../../conformance/harness/sweep.ts';
 import type { Catalog } from '../spec/catalog.ts';
-import type { KnownFailing } from './known-failing.ts';
-import { type CaseNotes, type CaseResult, caseOutcome } from './outcomes.ts';
 import { COMPILED_CONFIG, compileSuites } from './compile-suites.ts';
+import { EventLog } from './event-log.ts';
 import { recordWorkerTimes, workerGroups } from './file-times.ts';
+import type { Interruption } from './interrupt.ts';
+import type { KnownFailing } from './known-failing.ts';
+import type { CaseResult } from './outcomes.ts';
 import { runAva } from './run-ava.ts';
+import { RunState } from './run-state.ts';
 import type { Suite } from './suites.ts';
 
 export interface SurfaceRun {
@@ -31,27 +36,36 @@ export interface RunSettings {
   replayArgs?: Record<string, string>;
   /** Where the cases write the files their reproducers refer to. */
   artifactsDir?: string;
+  /** Stops the run when its signal aborts. */
+  interruption?: Interruption;
 }
 
 export interface RunOutcome {
   surfaces: Map<string, SurfaceRun>;
+  /** Every case ID each suite registered (filtered out or not); empty for a run that never got going. */
+  caseIds: Map<string, string[]>;
   /** When the last case ended (ms since the epoch), if any did. */
   lastCaseEndedAt: number | undefined;
   /** Processes of the run still alive after ava ended (killed): a case that did not clean up after itself. */
   leftovers: number;
+  /** Temporary folders of cases still there after ava ended (removed with the run's): the same, for files. */
+  leftFolders: number;
+  /** The run was interrupted: cases that had not ended are `skipped` (run-state.ts). */
+  interrupted: boolean;
 }
 
-function readEvents(file: string): HarnessEvent[] {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
+/** Sweeps of the run's mark after ava: a process caught while forking may leave a child the first misses. */
+const SWEEPS = 3;
+
+/** Kills every process marked as the run's; how many there were. */
+function sweepRun(runMark: string): number {
+  let killed = 0;
+  for (let i = 0; i < SWEEPS; i++) {
+    const n = killMarked(RUN_MARK, runMark);
+    killed += n;
+    if (n === 0) break;
   }
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as HarnessEvent);
+  return killed;
 }
 
 export async function runSuites(
@@ -59,17 +73,38 @@ export async function runSuites(
   targets: Record<string, TargetSpec>,
   catalog: Catalog,
   settings: RunSettings,
-  onCase: (id: string, ok: boolean) => void,
+  onCase: (result: CaseResult) => void,
 ): Promise<RunOutcome> {
+  const surfaces = suites.map((s) => s.surface);
+  const interruption = settings.interruption;
+  const state = new RunState(catalog, settings.known, surfaces);
+  if (interruption?.signal.aborted) {
+    const empty = new Map(surfaces.map((s) => [s, { results: [], harnessErrors: [], targetError: undefined }]));
+    return { surfaces: empty, caseIds: new Map(), lastCaseEndedAt: undefined, leftovers: 0, leftFolders: 0, interrupted: true };
+  }
   const runMark = `run-${process.pid}-${Date.now().toString(36)}`;
   // The suites first: a suite that does not build leaves nothing behind.
   const compiled = compileSuites(workerGroups(suites.flatMap((s) => s.files)));
   const scratch = mkdtempSync(join(tmpdir(), 'conform-run-'));
+  const caseTmp = join(scratch, 'tmp');
+  mkdirSync(caseTmp);
   const eventsFile = join(scratch, 'events.jsonl');
   const clauseIndex = join(scratch, 'clauses.json');
+  const removeFolders = (): void => {
+    compiled.remove();
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  let stopAva = (): void => {};
+  const dropSecondSignalStep = interruption?.onSecondSignal(() => {
+    stopAva();
+    sweepRun(runMark);
+    removeFolders();
+  });
+  const onAbort = (): void => stopAva();
   try {
     writeFileSync(clauseIndex, JSON.stringify(Object.fromEntries(catalog.clauses.map((c) => [c.id, c.surface]))));
-    const ava = await runAva(
+    const log = new EventLog(eventsFile);
+    const ava = runAva(
       COMPILED_CONFIG,
       compiled.files,
       {
@@ -82,69 +117,48 @@ export async function runSuites(
         [ENV.replayArgs]: JSON.stringify(settings.replayArgs ?? {}),
         ...(settings.artifactsDir ? { [ENV.artifacts]: settings.artifactsDir } : {}),
         [RUN_MARK]: runMark,
+        // Every folder a case, a target or a browser makes in the temporary folder is the run's to remove.
+        TMPDIR: caseTmp,
       },
-      onCase,
+      (id, tap) => {
+        if (settings.list) return;
+        // The case's events were written before ava reported it: read what has come since the last case.
+        state.ingest(log.readNew());
+        if (state.isFilteredOut(id)) return;
+        const result = state.result(id, tap);
+        if (result) onCase(result);
+      },
     );
-    // Every process a case started ends with the case; whatever is still marked as the run's did not.
-    const leftovers = killMarked(RUN_MARK, runMark);
-    const events = readEvents(eventsFile);
-    const runs = new Map<string, SurfaceRun & { launches: number; targetErrors: string[] }>(
-      suites.map((s) => [s.surface, { results: [], harnessErrors: [], targetError: undefined, launches: 0, targetErrors: [] }]),
-    );
+    stopAva = ava.kill;
+    interruption?.signal.addEventListener('abort', onAbort, { once: true });
+    if (interruption?.signal.aborted) ava.kill();
+    const run = await ava.done;
+    // Every process a case started ends with the case; whatever is still marked as the run's did not (or
+    // the run was interrupted).
+    const leftovers = sweepRun(runMark);
+    const leftFolders = readdirSync(caseTmp).length;
+    const interrupted = interruption?.signal.aborted ?? false;
+    state.ingest(log.readNew());
     // Faults of the run as a whole (a file that does not load) are reported with the first surface.
-    runs.values().next().value?.harnessErrors.push(...ava.harnessErrors);
-    const cases = new Map<string, Extract<HarnessEvent, { type: 'case' }>>();
-    const workerTimes: { files: string[]; ms: number }[] = [];
-    const repro = new Map<string, string[]>();
-    const notes = new Map<string, CaseNotes>();
-    const notesOf = (id: string): CaseNotes => {
-      const n = notes.get(id) ?? { failedChecks: [], inconclusive: undefined };
-      notes.set(id, n);
-      return n;
-    };
-    let lastCaseEndedAt = 0;
-    const surfaceOf = (id: string) => runs.get(cases.get(id)?.surface ?? '');
-    for (const e of events) {
-      if (e.type === 'case') {
-        if (cases.has(e.id)) runs.get(e.surface)?.harnessErrors.push(`duplicate case ID ${e.id}`);
-        cases.set(e.id, e);
-      } else if (e.type === 'not-applicable') {
-        const registered = cases.get(e.id);
-        if (registered) cases.set(e.id, { ...registered, status: 'not-applicable', reason: e.reason });
-      } else if (e.type === 'repro') {
-        repro.set(e.id, e.lines);
-        lastCaseEndedAt = Math.max(lastCaseEndedAt, e.endedAt);
-      } else if (e.type === 'check-failed') notesOf(e.id).failedChecks.push(e.message);
-      else if (e.type === 'inconclusive') notesOf(e.id).inconclusive = e.cause;
-      else if (e.type === 'launched') {
-        const run = surfaceOf(e.id);
-        if (run) run.launches++;
-      } else if (e.type === 'file-time') workerTimes.push({ files: compiled.sourcesOf(e.file), ms: e.ms });
-      else surfaceOf(e.id)?.targetErrors.push(e.message);
+    if (!interrupted) state.surface(surfaces[0]!).harnessErrors.push(...run.harnessErrors);
+    // Only a whole run's times: a filtered or interrupted one says little of how long a file takes.
+    if (settings.only.length === 0 && settings.skip.length === 0 && !settings.list && !interrupted) {
+      recordWorkerTimes(state.fileTimes.map((t) => ({ files: compiled.sourcesOf(t.file), ms: t.ms })));
     }
-    // Only a full run's times: a filtered one says little of how long a file takes.
-    if (settings.only.length === 0 && settings.skip.length === 0 && !settings.list) recordWorkerTimes(workerTimes);
-    for (const e of cases.values()) {
-      const clause = catalog.byId.get(e.clause)!;
-      const { outcome, message } = caseOutcome(e, clause, ava.tap.get(e.id), notesOf(e.id), settings.known);
-      runs
-        .get(e.surface)
-        ?.results.push({ id: e.id, clause: e.clause, surface: clause.surface, level: clause.level, outcome, message, reproducer: repro.get(e.id) ?? [] });
-    }
+    const bySurface = state.results(run.tap, interrupted);
     const done = new Map<string, SurfaceRun>();
-    for (const [surface, run] of runs) {
-      if (run.results.length === 0 && run.harnessErrors.length === 0) {
-        run.harnessErrors.push(`ava reported no cases for ${surface}${ava.stderr ? `\n${ava.stderr.trim()}` : ''}`);
+    for (const surface of surfaces) {
+      const s = state.surface(surface);
+      const results = bySurface.get(surface) ?? [];
+      if (results.length === 0 && s.harnessErrors.length === 0 && !interrupted) {
+        s.harnessErrors.push(`ava reported no cases for ${surface}${run.stderr ? `\n${run.stderr.trim()}` : ''}`);
       }
-      done.set(surface, {
-        results: run.results.sort((a, b) => a.id.localeCompare(b.id)),
-        harnessErrors: run.harnessErrors,
-        targetError: run.launches === 0 ? run.targetErrors[0] : undefined,
-      });
+      done.set(surface, { results, harnessErrors: s.harnessErrors, targetError: s.launches === 0 && !interrupted ? s.targetErrors[0] : undefined });
     }
-    return { surfaces: done, lastCaseEndedAt: lastCaseEndedAt || undefined, leftovers };
+    return { surfaces: done, caseIds: interrupted ? new Map() : state.caseIds(), lastCaseEndedAt: state.lastCaseEndedAt || undefined, leftovers, leftFolders, interrupted };
   } finally {
-    compiled.remove();
-    rmSync(scratch, { recursive: true, force: true });
+    interruption?.signal.removeEventListener('abort', onAbort);
+    removeFolders();
+    dropSecondSignalStep?.();
   }
 }

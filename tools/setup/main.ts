@@ -1,8 +1,9 @@
 // The set-up step `npm start` and `npm test` run first: checks the Debian packages of debian-packages.json
 // and installs the missing ones when it can (apt-get as root or with password-less sudo), saying what it does
 // and how long it took. When it cannot: `--for start` says what is missing and goes on (the reference starts
-// without those engines and their cases are not-applicable); `--for test` stops (exit 1), because the tests
-// must check what CI checks.
+// without those engines and their cases are not-applicable; a case needing a missing tool of the suites' own,
+// Chromium or redis-server, is an error); `--for test` stops (exit 1), because the tests must check what CI
+// checks.
 //   tsx tools/setup/main.ts --for start|test
 import { parseArgs } from 'node:util';
 import { install, installer, missingLine, missingPackages } from './debian-packages.ts';
@@ -39,7 +40,9 @@ function main(): number {
     console.log('set-up: npm test stops here: the tests check what CI checks, and need every package');
     return 1;
   }
-  console.log('set-up: the reference servers start without these engines; the cases that need them are not-applicable');
+  console.log(
+    'set-up: the reference servers start without these engines (the cases needing one are not-applicable); a case needing a missing tool of the suites (Chromium, redis-server) ends as error',
+  );
   return 0;
 }
 

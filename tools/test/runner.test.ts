@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { validateXML } from 'xmllint-wasm';
@@ -87,6 +88,9 @@ test.serial('every failed check of a case is reported, not only the first', asyn
   const [uptime] = report.results.filter((r) => r.outcome === 'fail');
   // Two calls, each answering uptime as a string: two failed checks.
   t.regex(uptime?.message ?? '', /1 more failed check:\n- t\.is\(\)/);
+  // Printed as it happened, before the run's end, with its clause; in full at the end.
+  const live = run.stdout.search(/^FAIL static\/health\/body-uptime\/\S+\n {2}clause static\/health\/body-uptime \(must\): /m);
+  t.true(live >= 0 && live < run.stdout.search(/^\d+ cases? ended · 1 failed · /m), run.stdout);
 });
 
 test.serial('a property failure prints a replay command that names its surface and target, and replays it', async (t) => {
@@ -110,8 +114,9 @@ test.serial('a property failure prints a replay command that names its surface a
 test.serial('informational outcomes: one line each, in full with --verbose', async (t) => {
   const hostile = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/hostile/hostile-static.mjs')}`;
   const only = ['--only', 'static/config/ready-line/**'];
-  const brief = await runTool('conform', ['--surface', 'static', '--target', hostile, ...only, '--report-dir', tempDir()]);
-  const verbose = await runTool('conform', ['--surface', 'static', '--target', hostile, ...only, '--report-dir', tempDir(), '--verbose']);
+  // Only an unspecified clause's cases: no must-clause is judged, which this run accepts.
+  const brief = await runTool('conform', ['--surface', 'static', '--target', hostile, ...only, '--report-dir', tempDir(), '--pass-with-no-cases']);
+  const verbose = await runTool('conform', ['--surface', 'static', '--target', hostile, ...only, '--report-dir', tempDir(), '--verbose', '--pass-with-no-cases']);
   t.is(brief.code, 0, brief.stdout);
   t.regex(brief.stdout, /^informational .*\n {2}static\/config\/ready-line\/\S+: /m);
   t.notRegex(brief.stdout, /^INFO /m);
@@ -119,7 +124,7 @@ test.serial('informational outcomes: one line each, in full with --verbose', asy
   t.regex(verbose.stdout, /^INFO static\/config\/ready-line\/\S+\n {2}clause static\/config\/ready-line \(unspecified\): .*\n {2}reference chose: .*\n {2}target: cmd:node /m);
 });
 
-test.serial('a URL target runs what needs no launch; the rest is not-applicable', async (t) => {
+test.serial('a URL target runs what needs no launch; a run that judges no must-clause of a surface fails (exit 1) unless asked', async (t) => {
   const [port] = await freePorts(1);
   const server = spawn(process.execPath, [join(PROJECT_ROOT, '.cache/reference/static.mjs')], {
     cwd: tempDir(),
@@ -128,12 +133,84 @@ test.serial('a URL target runs what needs no launch; the rest is not-applicable'
   });
   t.teardown(() => server.kill());
   await new Promise((r) => setTimeout(r, 1500));
+  const args = ['--surface', 'static', '--target', `static=http://127.0.0.1:${port}`, '--only', 'static/health/**'];
   const reports = tempDir();
-  const run = await runTool('conform', ['--surface', 'static', '--target', `static=http://127.0.0.1:${port}`, '--only', 'static/health/**', '--report-dir', reports]);
+  const run = await runTool('conform', [...args, '--report-dir', reports]);
   const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
-  t.is(run.code, 0, run.stdout.slice(-3000));
+  t.is(run.code, 1, run.stdout.slice(-3000));
   t.true(report.summary.notApplicable > 0);
   t.true(report.results.filter((r) => r.outcome === 'not-applicable').every((r) => /launch/.test(r.message)));
+  t.regex(run.stdout, /^static: no must-clause was judged \(0 of \d+; cases: \d+ not-applicable, \d+ skipped\); --pass-with-no-cases accepts a run that judges nothing$/m);
+  t.is(report.surfaces[0]?.mustJudged, 0);
+  const allowed = await runTool('conform', [...args, '--report-dir', tempDir(), '--pass-with-no-cases']);
+  t.is(allowed.code, 0, allowed.stdout.slice(-3000));
+});
+
+test.serial('a filter glob that matches no case is a usage error naming the nearest case IDs, before anything runs', async (t) => {
+  for (const option of ['--only', '--skip']) {
+    const run = await runTool('conform', ['--surface', 'static', option, 'static/helth/**', '--report-dir', tempDir()]);
+    t.is(run.code, 2, run.stdout.slice(-2000));
+    t.regex(run.stderr, new RegExp(`^error: ${option} 'static/helth/\\*\\*' matches no case of the selected suites; nearest: static/health/\\S+, static/health/\\S+, static/health/\\S+$`, 'm'));
+    t.notRegex(run.stdout, /cases? ended/, 'a case ran');
+  }
+  // A glob of another surface than the one selected matches nothing either.
+  const other = await runTool('conform', ['--surface', 'static', '--only', 'recipes/**']);
+  t.is(other.code, 2);
+  t.regex(other.stderr, /--only 'recipes\/\*\*' matches no case/);
+});
+
+test.serial('a --known-failing entry matching no case is stale and fails the run; one naming a surface outside the run is not judged', async (t) => {
+  const dir = tempDir();
+  const list = join(dir, 'known.yaml');
+  writeFileSync(list, "- glob: 'static/helth/**'\n  reason: a typo\n- glob: 'recipes/auth/**'\n  reason: another surface\n");
+  const run = await runTool('conform', ['--surface', 'static', '--only', 'static/health/default-path/**', '--known-failing', list, '--report-dir', dir]);
+  t.is(run.code, 1, run.stdout.slice(-2000));
+  t.regex(run.stdout, /^known-failing entry 'static\/helth\/\*\*' \(a typo\) matches no case: the list is stale$/m);
+  const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+  t.deepEqual(report.staleKnownFailing, [{ glob: 'static/helth/**', reason: 'a typo' }]);
+});
+
+test.serial('a case the harness cannot stage is error, never not-applicable: a missing tool of the harness, a busy default port', async (t) => {
+  const dir = tempDir();
+  const noBrowser = await runTool('conform', ['--surface', 'static', '--only', 'static/hot-reload/client-reloads/**', '--report-dir', dir], { CHROMIUM_PATH: join(dir, 'no-chromium') });
+  t.is(noBrowser.code, 1, noBrowser.stdout.slice(-2000));
+  const browserCases = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport).results.filter((r) => /finds none at .*no-chromium/.test(r.message));
+  t.true(browserCases.length > 0);
+  t.true(browserCases.every((r) => r.outcome === 'error'));
+  // Port 8000 held by something else than the harness (this test, or whatever already has it).
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.once('error', () => resolve()).listen(8000, '127.0.0.1', () => resolve()));
+  t.teardown(() => holder.close());
+  const busy = await runTool('conform', ['--surface', 'static', '--only', 'static/config/port-default-8000/**', '--report-dir', dir]);
+  t.is(busy.code, 1, busy.stdout.slice(-2000));
+  const [result] = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport).results.filter((r) => r.id.startsWith('static/config/port-default-8000/'));
+  t.is(result?.outcome, 'error');
+  t.regex(result?.message ?? '', /the harness could not have port 8000/);
+});
+
+test.serial('--reporter github: an annotation per failure as it ends, the gate reasons, a Markdown summary; --last-failed runs those again', async (t) => {
+  const dir = tempDir();
+  const summary = join(dir, 'summary.md');
+  const args = ['--surface', 'static', '--target', FAULTY, '--target-env', 'static=FAULTS=health-body', '--report-dir', dir];
+  const run = await runTool('conform', [...args, '--only', 'static/health/**', '--reporter', 'github'], { GITHUB_STEP_SUMMARY: summary });
+  t.is(run.code, 1);
+  const annotations = run.stdout.split('\n').filter((l) => l.startsWith('::'));
+  t.true(annotations.length > 0);
+  const cases = annotations.filter((l) => l.startsWith('::error title=FAIL '));
+  t.true(cases.length > 0, run.stdout.slice(-2000));
+  // One line each: the clause and its paraphrase, then (escaped newlines) the first failed check.
+  t.true(cases.every((l) => /^::error title=FAIL static\/health\/[\w/-]+::must clause static\/health\/[\w-]+: [^\n]+%0A\S/.test(l)), cases.join('\n'));
+  t.deepEqual(annotations.filter((l) => !cases.includes(l)), [], 'annotations other than the failed cases (the run judged must-clauses)');
+  const md = readFileSync(summary, 'utf8');
+  t.regex(md, /^## Conformance: failed$/m);
+  t.regex(md, /^\| static \| cmd:node .* \| \d+ \| [1-9]\d* \| 0 \| /m);
+  const failed = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport).results.filter((r) => r.outcome === 'fail').map((r) => r.id).sort();
+  t.true(failed.length > 0);
+  // Again only those, read back from report.json.
+  const again = await runTool('conform', [...args, '--last-failed']);
+  t.is(again.code, 1);
+  const rerun = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+  t.deepEqual(rerun.results.filter((r) => r.outcome !== 'skipped').map((r) => r.id).sort(), failed);
 });
 
 test.serial('known-failing: a listed failure is expected-fail (exit 0), a listed pass is stale (exit 1)', async (t) => {
@@ -155,7 +232,12 @@ test.serial('reports: report.json has the documented shape, junit.xml validates,
   const run = await runTool('conform', ['--only', 'static/health/**', '--skip', 'static/health/custom-path/**', '--report-dir', dir]);
   t.is(run.code, 0, run.stdout.slice(-3000));
   const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
-  t.is(report.schemaVersion, 2);
+  t.is(report.schemaVersion, 3);
+  t.is(report.interrupted, null);
+  t.deepEqual(report.verdict, { exitCode: 0, reasons: [] });
+  // Real durations: every case that ran took some time, and junit.xml says how long.
+  const ran = report.results.filter((r) => r.outcome === 'pass');
+  t.true(ran.length > 0 && ran.every((r) => r.durationMs > 0));
   for (const key of ['passed', 'failed', 'errors', 'mustErrors', 'skipped', 'notApplicable', 'informational', 'expectedFail'] as const) {
     t.true(Number.isInteger(report.summary[key]), key);
   }
@@ -165,7 +247,8 @@ test.serial('reports: report.json has the documented shape, junit.xml validates,
   for (const r of report.results) t.deepEqual(Object.keys(r).slice(0, 6), ['id', 'clause', 'surface', 'level', 'outcome', 'message']);
   await assertValidJunit(t, join(dir, 'junit.xml'));
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
-  t.regex(junit, /<testcase name="static\/health\/default-path\/serves-health-object \[static\/health\/default-path\]" classname="static"/);
+  t.regex(junit, /<testcase name="static\/health\/default-path\/serves-health-object \[static\/health\/default-path\]" classname="static" time="\d+\.\d{3}">/);
+  t.notRegex(junit, /<testcase [^>]*classname="static" time="0\.000"><\/testcase>/, 'a case that passed took no time');
   const html = readFileSync(join(dir, 'report.html'), 'utf8');
   t.regex(html, /static\/health\/body-timestamp/);
   t.regex(html, /static\/recipes|no case|static\/config/);

@@ -6,9 +6,6 @@
 import { variantSuite } from './variant-run.ts';
 import { TOOLS_VARIANTS, type ToolsVariant } from './variant/variant-tools-variants.ts';
 
-/** Root reads every file whatever its mode: the unreadable-file case cannot be staged. */
-const notApplicable = process.getuid?.() === 0 ? ['translate-tools/transcribe-audio/missing-file/unreadable-is-permission-denied'] : [];
-
 /** The cases of the reference's failure forms (translate-tools/errors/*, the file errors of transcribe_audio,
  * the service's own refusals): each asserts a tool error `CODE: message`, or the unknown tool's -32602. */
 const FAILURE_FORMS = [
@@ -17,6 +14,7 @@ const FAILURE_FORMS = [
   'translate-tools/transcribe-audio/language-default/no-wav-gets-the-service-error',
   'translate-tools/transcribe-audio/missing-file/directory-is-not-found',
   'translate-tools/transcribe-audio/missing-file/not-found-names-the-path',
+  'translate-tools/transcribe-audio/missing-file/unreadable-is-permission-denied',
   'translate-tools/translate-text/format-values/unsupported-format-is-invalid-argument',
 ];
 
@@ -34,7 +32,6 @@ variantSuite({
         // stdout-banner: "Where diagnostics go is not stated" (tools/stdout-protocol-only).
         'translate-tools/tools/stdout-protocol-only/every-line-json-rpc-also-around-failures',
       ],
-      notApplicable,
     },
     {
       // Plain-text results, a sixth tool, extra optional parameters, arguments checked by the tool itself.
@@ -53,7 +50,6 @@ variantSuite({
         // (translate-text/format-values: "Whether the tool itself restricts language_format … is not stated").
         'translate-tools/translate-text/format-values/no-enum-in-any-schema',
       ],
-      notApplicable,
     },
     {
       // Markdown results, failures in words of its own, relative paths read, no size check of its own,
@@ -75,7 +71,6 @@ variantSuite({
         'translate-tools/env/grpc-url-form/dns-target-accepted',
         'translate-tools/env/grpc-url-form/http-prefix-ignored',
       ],
-      notApplicable,
     },
     {
       // JSON in other shapes (snake_case, defaults left out, other order, a summary item first, output
@@ -119,7 +114,6 @@ variantSuite({
         'translate-tools/tools/descriptions/every-tool-and-parameter-described',
         'translate-tools/tools/descriptions/input-schemas-closed',
       ],
-      notApplicable,
     },
   ],
 });
