@@ -13,6 +13,9 @@ import { LAUNCH_MARK, RUN_MARK, runMark, startMark } from './sweep.ts';
 
 export { PROJECT_ROOT } from './project-root.ts';
 
+/** The runner's TMPDIR ('' when it had none), which targets get back (targetEnvironment). */
+export const TARGET_TMPDIR = 'CONFORM_TARGET_TMPDIR';
+
 export type FileContent = string | Uint8Array | { content: string | Uint8Array; mode: number };
 
 export interface LaunchSpec {
@@ -147,6 +150,13 @@ export function targetEnvironment(port: number | undefined, mark: string, ...lay
     if (!name.startsWith('npm_') && !name.startsWith('CONFORM_') && name !== 'INIT_CWD' && name !== 'NODE_OPTIONS') env[name] = value;
   }
   env.PATH = ownPath(process.env.PATH);
+  // The runner gives the suites a temporary folder of the run's own (removed with it); a target keeps the
+  // user's, as it would outside a run (its caches there stay between runs).
+  const userTmpdir = process.env[TARGET_TMPDIR];
+  if (userTmpdir !== undefined) {
+    if (userTmpdir === '') delete env.TMPDIR;
+    else env.TMPDIR = userTmpdir;
+  }
   if (port !== undefined) env.PORT = String(port);
   env[RUN_MARK] = runMark;
   env[LAUNCH_MARK] = mark;

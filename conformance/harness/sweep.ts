@@ -63,10 +63,15 @@ export function killMarked(name: string, value: string): number {
   return killPids(marked(name, value));
 }
 
-function killPids(pids: number[]): number {
+/** Sends `signal` to every process marked `name=value`; returns how many there were. */
+export function signalMarked(name: string, value: string, signal: NodeJS.Signals): number {
+  return killPids(marked(name, value), signal);
+}
+
+function killPids(pids: number[], signal: NodeJS.Signals = 'SIGKILL'): number {
   for (const pid of pids) {
     try {
-      process.kill(pid, 'SIGKILL');
+      process.kill(pid, signal);
     } catch {
       // Already gone.
     }

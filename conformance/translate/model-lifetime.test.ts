@@ -84,10 +84,11 @@ check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { ...LIFECYCLE
   // The TTL runs from the end of the call's use of the model, which the answer reaches us after (a busy
   // machine can put a long time between them): what is sure is that no unload is due before the call was
   // sent plus the TTL, checked at three quarters of that. That needs a call answered well within the TTL: the
-  // first also loads the model, so up to three are made (each keeps the model in use).
+  // first also loads the model, so up to five are made (each keeps the model in use; on a busy machine three
+  // in a row once took over half the TTL each).
   let sent = 0;
   let took = Number.POSITIVE_INFINITY;
-  for (let call = 0; call < 3 && took >= ttlMs / 2; call++) {
+  for (let call = 0; call < 5 && took >= ttlMs / 2; call++) {
     sent = Date.now();
     t.is((await synthesize(client)).codeName, 'OK');
     took = Date.now() - sent;
@@ -102,7 +103,7 @@ check('translate/config/model-ttl-minutes/kept-until-ttl-passes', { ...LIFECYCLE
   const later = await waitFor(launched, (e) => e.includes('unloaded tts'), ttlMs + SLACK_MS);
   t.true(later.includes('unloaded tts'), `not unloaded ${ttlMs + SLACK_MS} ms after the call: ${later.join(', ')}`);
   if (!judged && later.includes('unloaded tts')) {
-    c.inconclusive(`each of three calls took half the TTL (${ttlMs} ms) or more (the last ${took} ms): an early unload cannot be told from a timely one`);
+    c.inconclusive(`each of five calls took half the TTL (${ttlMs} ms) or more (the last ${took} ms): an early unload cannot be told from a timely one`);
   }
 });
 

@@ -7,6 +7,9 @@ import { constants } from 'node:os';
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
+/** A repeat of the first signal within this time is the same one delivered twice (below). */
+const SAME_SIGNAL_ECHO_MS = 500;
+
 export interface Interrupted {
   signal: StopSignal;
   /** When the first signal came (ISO 8601). */
@@ -16,6 +19,7 @@ export interface Interrupted {
 export class Interruption {
   readonly #controller = new AbortController();
   #first: Interrupted | undefined;
+  #firstAt = 0;
   readonly #now = new Set<() => void>();
   readonly #handlers = new Map<StopSignal, () => void>();
 
@@ -55,11 +59,16 @@ export class Interruption {
 
   #received(name: StopSignal): void {
     if (this.#first === undefined) {
+      this.#firstAt = Date.now();
       this.#first = { signal: name, at: new Date().toISOString() };
       process.stderr.write(`\ninterrupted (${name}): stopping every process of the run, then writing the reports of what ran (${name} again to stop at once)\n`);
       this.#controller.abort();
       return;
     }
+    // The same signal again at once is one Ctrl-C delivered twice: by the terminal to its whole foreground
+    // process group and forwarded by a parent (npm forwards SIGINT and SIGTERM to its script), not a second
+    // press.
+    if (name === this.#first.signal && Date.now() - this.#firstAt < SAME_SIGNAL_ECHO_MS) return;
     process.stderr.write(`\nsecond signal (${name}): stopping at once, no reports\n`);
     for (const step of this.#now) {
       try {

@@ -165,8 +165,9 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
   if (run.leftovers > 0 && !run.interrupted) {
     console.error(`harness warning: ${run.leftovers} process(es) started by cases were still running after every case ended; they were killed`);
   }
-  if (run.leftFolders > 0 && !run.interrupted) {
-    console.error(`harness warning: ${run.leftFolders} temporary folder(s) of cases were still there after every case ended; they were removed`);
+  if (run.leftFolders.length > 0 && !run.interrupted) {
+    const names = run.leftFolders.slice(0, 5).join(', ') + (run.leftFolders.length > 5 ? ', …' : '');
+    console.error(`harness warning: ${run.leftFolders.length} temporary folder(s) of cases were still there after every case ended (${names}); they were removed`);
   }
   // The surfaces taking part: those named with --surface, else those with a case the filters let through.
   const takingPart = options.surfaces.length > 0 ? surfaces : surfaces.filter((s) => results.some((r) => r.surface === s && !isFilteredOut(r)));

@@ -1,13 +1,15 @@
 // Runs the selected suites against their targets in one ava run (its workers shared by every surface, so one
 // surface's waits overlap another's work) and turns the reports into case results per surface, each one
 // also handed to `onCase` as its case ends. Everything the run starts carries its mark (sweep.ts) and every
-// temporary folder of its cases and targets is under a folder of its own (their TMPDIR): after ava, and at
-// once when the run is interrupted, what is still marked is killed and the folder removed.
+// temporary folder of its cases (targets' folders among them) is under a folder of its own (the workers'
+// TMPDIR): after ava, and at once when the run is interrupted, what is still marked is killed and the folder
+// removed.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STOP_GRACE_MS, TARGET_TMPDIR } from '../../conformance/harness/launch.ts';
 import { ENV, type TargetSpec } from '../../conformance/harness/run-env.ts';
-import { killMarked, RUN_MARK } from '../../conformance/harness/sweep.ts';
+import { killMarked, marked, RUN_MARK, signalMarked } from '../../conformance/harness/sweep.ts';
 import type { Catalog } from '../spec/catalog.ts';
 import { COMPILED_CONFIG, compileSuites } from './compile-suites.ts';
 import { EventLog } from './event-log.ts';
@@ -49,13 +51,23 @@ export interface RunOutcome {
   /** Processes of the run still alive after ava ended (killed): a case that did not clean up after itself. */
   leftovers: number;
   /** Temporary folders of cases still there after ava ended (removed with the run's): the same, for files. */
-  leftFolders: number;
+  leftFolders: string[];
   /** The run was interrupted: cases that had not ended are `skipped` (run-state.ts). */
   interrupted: boolean;
 }
 
 /** Sweeps of the run's mark after ava: a process caught while forking may leave a child the first misses. */
 const SWEEPS = 3;
+
+
+/** Asks every process marked as the run's to end (SIGTERM: a target removing its own temporary files, a
+ * browser closing), and waits for them as long as a case's stop would (STOP_GRACE_MS). */
+async function askRunToEnd(runMark: string): Promise<void> {
+  if (signalMarked(RUN_MARK, runMark, 'SIGTERM') === 0) return;
+  for (const until = Date.now() + STOP_GRACE_MS; Date.now() < until && marked(RUN_MARK, runMark).length > 0; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** Kills every process marked as the run's; how many there were. */
 function sweepRun(runMark: string): number {
@@ -80,7 +92,7 @@ export async function runSuites(
   const state = new RunState(catalog, settings.known, surfaces);
   if (interruption?.signal.aborted) {
     const empty = new Map(surfaces.map((s) => [s, { results: [], harnessErrors: [], targetError: undefined }]));
-    return { surfaces: empty, caseIds: new Map(), lastCaseEndedAt: undefined, leftovers: 0, leftFolders: 0, interrupted: true };
+    return { surfaces: empty, caseIds: new Map(), lastCaseEndedAt: undefined, leftovers: 0, leftFolders: [], interrupted: true };
   }
   const runMark = `run-${process.pid}-${Date.now().toString(36)}`;
   // The suites first: a suite that does not build leaves nothing behind.
@@ -117,8 +129,10 @@ export async function runSuites(
         [ENV.replayArgs]: JSON.stringify(settings.replayArgs ?? {}),
         ...(settings.artifactsDir ? { [ENV.artifacts]: settings.artifactsDir } : {}),
         [RUN_MARK]: runMark,
-        // Every folder a case, a target or a browser makes in the temporary folder is the run's to remove.
+        // Every folder a case or a browser makes in the temporary folder is the run's to remove; targets keep
+        // the user's (launch.ts).
         TMPDIR: caseTmp,
+        [TARGET_TMPDIR]: process.env.TMPDIR ?? '',
       },
       (id, tap) => {
         if (settings.list) return;
@@ -133,10 +147,12 @@ export async function runSuites(
     interruption?.signal.addEventListener('abort', onAbort, { once: true });
     if (interruption?.signal.aborted) ava.kill();
     const run = await ava.done;
+    // Interrupted: the cases' processes are asked to end first, as their cases would have.
+    if (interruption?.signal.aborted) await askRunToEnd(runMark);
     // Every process a case started ends with the case; whatever is still marked as the run's did not (or
     // the run was interrupted).
     const leftovers = sweepRun(runMark);
-    const leftFolders = readdirSync(caseTmp).length;
+    const leftFolders = readdirSync(caseTmp);
     const interrupted = interruption?.signal.aborted ?? false;
     state.ingest(log.readNew());
     // Faults of the run as a whole (a file that does not load) are reported with the first surface.

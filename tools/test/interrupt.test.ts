@@ -1,8 +1,9 @@
 // An interrupted run ends cleanly: SIGINT, SIGTERM and SIGHUP sent to the runner at several moments of a real
 // run (a target still starting, cases under way, a property run, a pm2 cluster up) end it within 10 s with
 // 128 + the signal's number; no process of the run is left (each carries a tag in its environment that the
-// test set), no folder either (the run's temporary folder is the test's own), and the reports are written
-// and marked interrupted. A second signal ends it at once, still with nothing left behind.
+// test set), no folder either (the runner's temporary folder is the test's own), and the reports are written
+// and marked interrupted. The same signal twice at once (a terminal's Ctrl-C, forwarded by npm as well) is
+// one; a second signal ends the run at once, still with nothing left behind.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -98,8 +99,9 @@ async function interrupt(args: string[], when: (procs: string[]) => boolean, sig
     exitMs: exitedAt - sentAt,
     leftAtExit,
     leftAfter,
-    // tsx's compile cache (tsx-<uid>) is the loader's, kept between runs on purpose: not a folder of the run.
-    folders: readdirSync(tmp).filter((name) => !name.startsWith('tsx-')),
+    // The run's folders are conform-* (every case folder is inside the run's own); what else is there is the
+    // targets' (they keep the user's TMPDIR: ONNX Runtime's session files, tsx's cache).
+    folders: readdirSync(tmp).filter((name) => name.startsWith('conform-')),
     bundlesLeft: existsSync(join(PROJECT_ROOT, '.cache', 'conformance', `run-${child.pid}`)),
     reports,
     stdout,
@@ -154,8 +156,14 @@ test.serial('SIGINT with a pm2 cluster up: its daemon and every worker end with 
   assertCleanEnd(t, run, 'SIGINT', 130);
 });
 
-// The ordinary stop takes tens of milliseconds here, so the second signal comes with the first: another one,
-// since the kernel merges two pending signals of one kind.
+test.serial('the same signal twice at once is one Ctrl-C (npm forwards what the terminal also sent): the ordinary stop', async (t) => {
+  const run = await interrupt(['--surface', 'static'], has(/\.cache\/reference\/static\.mjs/, 3), ['SIGINT', 'SIGINT'], 20);
+  assertCleanEnd(t, run, 'SIGINT', 130);
+  t.notRegex(run.stderr, /second signal/);
+});
+
+// The ordinary stop is short, so the second signal comes with the first: another one, since the kernel
+// merges two pending signals of one kind and the runner takes a repeat of the first within 500 ms as one.
 test.serial('a second signal stops at once, still leaving nothing behind (no reports)', async (t) => {
   const run = await interrupt(['--surface', 'static'], has(/\.cache\/reference\/static\.mjs/, 3), ['SIGINT', 'SIGTERM'], 0);
   t.is(run.code, 130, `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);

@@ -99,7 +99,7 @@ export class PocketSphinxStt {
 
   async #run(wav: Uint8Array): Promise<Segment[]> {
     const [hmm, lm, dict] = this.#files;
-    const dir = mkdtempSync(join(tmpdir(), 'stt-'));
+    const dir = runFolder();
     const input = join(dir, 'input.wav');
     try {
       writeFileSync(input, wav);
@@ -113,6 +113,26 @@ export class PocketSphinxStt {
       return parseSegments(run.stdout);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      runFolders.delete(dir);
     }
   }
+}
+
+/** The folders of the runs under way. A run outlives the call it serves when the client goes away, and a
+ * server stopped then (SIGTERM: it exits once its calls have ended) must not leave the run's folder behind. */
+const runFolders = new Set<string>();
+let removedAtExit = false;
+
+function runFolder(): string {
+  if (!removedAtExit) {
+    process.on('exit', removeRunFolders);
+    removedAtExit = true;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'stt-'));
+  runFolders.add(dir);
+  return dir;
+}
+
+function removeRunFolders(): void {
+  for (const dir of runFolders) rmSync(dir, { recursive: true, force: true });
 }

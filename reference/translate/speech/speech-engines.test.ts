@@ -1,4 +1,9 @@
 // Real engines: espeak-ng speaks, PocketSphinx hears it back.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { resample, STT_SAMPLE_RATE } from '../audio/resample.ts';
 import { EspeakVoice } from './espeak-voice.ts';
@@ -39,4 +44,30 @@ test('PocketSphinx: the same audio again gives the same segments, as copies a ca
   t.deepEqual(second, first);
   first[0]!.text = 'changed';
   t.deepEqual(await stt.transcribe(samples), second);
+});
+
+test('PocketSphinx: a server that exits while a run is under way (its client gone, then SIGTERM) leaves no run folder', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'stt-exit-test-'));
+  t.teardown(() => rmSync(tmp, { recursive: true, force: true }));
+  const module = fileURLToPath(new URL('./pocketsphinx-stt.ts', import.meta.url));
+  // Exits as the server's stop does (process.exit once its calls have ended) while PocketSphinx still runs.
+  const script = `
+    import { PocketSphinxStt, DEFAULT_POCKETSPHINX_MODEL } from ${JSON.stringify(module)};
+    const stt = await PocketSphinxStt.load(DEFAULT_POCKETSPHINX_MODEL);
+    void stt.transcribe(new Float32Array(16000 * 20).map((_, i) => Math.sin(i / 7) * 0.3));
+    setTimeout(() => process.exit(0), 300);`;
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore', detached: true });
+    child.once('close', (exit) => {
+      // PocketSphinx itself, left running by the exit, goes with its group.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      resolve(exit);
+    });
+  });
+  t.is(code, 0);
+  t.deepEqual(readdirSync(tmp).filter((name) => name.startsWith('stt-')), []);
 });
