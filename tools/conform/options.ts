@@ -34,11 +34,11 @@ export interface ConformOptions {
   passWithNoCases: boolean;
   lastFailed: boolean;
   /** Reporters beside the terminal and the report files (REPORTERS). */
-  reporters: Reporter[];
+  reporters: ReporterName[];
 }
 
 export const REPORTERS = ['github'] as const;
-export type Reporter = (typeof REPORTERS)[number];
+export type ReporterName = (typeof REPORTERS)[number];
 
 export const DEFAULT_REPORT_DIR = 'reports';
 
@@ -145,7 +145,7 @@ export function parseOptions(argv: string[]): ConformOptions {
   });
   const reporters = list('reporter').map((name) => {
     if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`--reporter ${name}: unknown reporter (known: ${REPORTERS.join(', ')})`);
-    return name as Reporter;
+    return name as ReporterName;
   });
   if (v['last-failed'] === true && list('only').length > 0) throw new UsageError('--last-failed chooses the cases itself: leave out --only');
   return {
