@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { emit, reportStart } from './events.ts';
 import { type ClientOptions, HttpClient } from './http-client.ts';
 import { Inconclusive } from './inconclusive.ts';
-import { launch, type LaunchSpec, type Launched, PROJECT_ROOT, shellQuote } from './launch.ts';
+import { type FailedStart, launch, type LaunchSpec, type Launched, PROJECT_ROOT, shellQuote, TargetStartError } from './launch.ts';
 import { runEnv, type TargetSpec } from './run-env.ts';
 
 /** Reproducer lines kept per case (the report shows them all; the terminal the setup and the last ones). */
@@ -94,8 +94,16 @@ export class CaseContext {
     }
     // A start counts as the target starting (for the runner's "never started" verdict) once it listens: a
     // command expected to end (a startup error) says nothing of whether the target can start at all.
-    const starting = launch(command, this.target.env ?? {}, spec, this.#ended.signal);
-    const started = await (spec.wait === 'exit' ? starting : reportStart(this.id, starting));
+    // A start that fails is kept for the reproducer too: its folder as it was, its config and command.
+    const failedCopy = this.#nextFolderCopy();
+    const keepFailed = (dir: string): void => this.#copyFolder(dir, failedCopy);
+    const starting = launch(command, this.target.env ?? {}, { ...spec, onFailedStart: keepFailed }, this.#ended.signal);
+    const started = await (spec.wait === 'exit' ? starting : reportStart(this.id, starting)).catch((err: unknown) => {
+      if (err instanceof TargetStartError && err.start) {
+        this.#noteStart(err.start, failedCopy, 'the target as its start failed');
+      }
+      throw err;
+    });
     if (spec.wait === 'exit') {
       void started.started.then((how) => {
         if (how === 'listening') emit({ type: 'launched', id: this.id });
@@ -106,12 +114,14 @@ export class CaseContext {
       throw new Inconclusive('the case ended while its target was starting');
     }
     this.#launched.push(started);
-    if (started.configText !== undefined) {
-      this.note(`# ${started.configPath?.split('/').pop()}: ${started.configText.replace(/\s*\n\s*/g, ' ')}`);
-    }
-    const folder = this.#keepFolder(started.dir);
-    this.note(`(cd ${shellQuote(folder)} && exec env ${started.envLine} ${started.commandLine}) & sleep 1  # the target, in a copy of its folder as the case left it`);
+    this.#noteStart(started, this.#keepFolder(started.dir), 'the target, in a copy of its folder as the case left it');
     return started;
+  }
+
+  /** The reproducer's lines for a start: its config file, then the command in a copy of its folder. */
+  #noteStart(start: FailedStart, folder: string, what: string): void {
+    if (start.configText !== undefined) this.note(`# ${start.configPath?.split('/').pop()}: ${start.configText.replace(/\s*\n\s*/g, ' ')}`);
+    this.note(`(cd ${shellQuote(folder)} && exec env ${start.envLine} ${start.commandLine}) & sleep 1  # ${what}`);
   }
 
   /** An HTTP client for `baseUrl` whose requests are recorded for the reproducer. */
@@ -123,9 +133,26 @@ export class CaseContext {
   #keepFolder(dir: string): string {
     const known = this.#folders.get(dir);
     if (known) return known;
-    const copy = join(ARTIFACTS_DIR, this.id.replace(/\//g, '__'), `folder-${this.#folders.size + 1}`);
+    const copy = this.#nextFolderCopy();
     this.#folders.set(dir, copy);
     return copy;
+  }
+
+  #copies = 0;
+
+  /** A fresh place for a copy of a target's folder among the case's artifacts. */
+  #nextFolderCopy(): string {
+    return join(ARTIFACTS_DIR, this.id.replace(/\//g, '__'), `folder-${++this.#copies}`);
+  }
+
+  /** Copies a target's folder into the case's artifacts (files over KEPT_FILE_LIMIT left out); a copy that
+   * fails is said in the reproducer and stops nothing. */
+  #copyFolder(dir: string, copy: string): void {
+    try {
+      cpSync(dir, copy, { recursive: true, filter: (from) => (statSync(from, { throwIfNoEntry: false })?.size ?? 0) <= KEPT_FILE_LIMIT });
+    } catch (err) {
+      this.note(`# the target's folder was not kept: ${(err as Error).message}`);
+    }
   }
 
   /** A file a reproducer line refers to (a request body): its path is returned now, and it is written when
@@ -223,8 +250,7 @@ export class CaseContext {
     }
     // A property's earlier runs have removed their folders already: what is still there is kept.
     for (const [dir, copy] of this.#folders) {
-      if (!existsSync(dir)) continue;
-      cpSync(dir, copy, { recursive: true, filter: (from) => (statSync(from, { throwIfNoEntry: false })?.size ?? 0) <= KEPT_FILE_LIMIT });
+      if (existsSync(dir)) this.#copyFolder(dir, copy);
     }
   }
 }

@@ -38,6 +38,8 @@ export interface LaunchSpec {
   /** Run in this existing directory (kept afterwards) instead of a fresh one: a second command on the
    * same files, such as stopping what the first one started. */
   dir?: string;
+  /** Called with the target's folder when its start fails, before the folder is removed (to keep a copy). */
+  onFailedStart?: (dir: string) => void;
 }
 
 export interface Launched {
@@ -66,8 +68,22 @@ export interface Launched {
 /** The target did not start for a case: the case's setup was refused, so it cannot judge its clause. */
 export type StartState = 'listening' | 'exited' | 'aborted' | 'timeout';
 
+/** How a start that failed was made: what a reproducer needs to try it again. */
+export interface FailedStart {
+  configPath: string | undefined;
+  configText: string | undefined;
+  commandLine: string;
+  envLine: string;
+}
+
 export class TargetStartError extends Inconclusive {
   override name = 'TargetStartError';
+  readonly start: FailedStart | undefined;
+
+  constructor(message: string, start?: FailedStart) {
+    super(message);
+    this.start = start;
+  }
 }
 
 export const READY_TIMEOUT_MS = 30_000;
@@ -341,8 +357,12 @@ async function start(
   if (how === 'listening') return launched;
   const why = how === 'exited' ? 'exited before listening' : how === 'aborted' ? 'was still starting when the case ended' : `not listening on ${listen.join(', ')} after ${READY_TIMEOUT_MS} ms`;
   const err = stderr().trim();
-  await stop();
-  throw new TargetStartError(`target ${why}: ${commandLine}${err ? `\n--- stderr ---\n${err}` : ''}`);
+  try {
+    spec.onFailedStart?.(dir);
+  } finally {
+    await stop();
+  }
+  throw new TargetStartError(`target ${why}: ${commandLine}${err ? `\n--- stderr ---\n${err}` : ''}`, { configPath, configText, commandLine, envLine });
 }
 
 /** How a start ended: every port in `listen` accepts connections, the process ended, the case ended, or

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
@@ -76,6 +76,12 @@ test.serial('a command target that never starts: its cases are errors with its s
   await assertValidJunit(t, join(dir, 'junit.xml'));
   t.regex(readFileSync(join(dir, 'junit.xml'), 'utf8'), /<error message="could not judge: must: [^"]*" type="inconclusive">could not judge the clause: target exited before listening/);
   t.regex(run.stdout, /^ERROR static\/health\/\S+ — could not judge \(fails the run\)$/m);
+  // The start that failed is in the reproducer: the config it was given, and the command in a copy of its folder.
+  const [first] = ran;
+  t.regex(first?.reproducer.join('\n') ?? '', /^# server-config\.json: \{.*"healthCheck".*\}$/m);
+  const started = /^\(cd (\S+) && exec env PORT=\d+ .*sh -c .*\) & sleep 1 {2}# the target as its start failed$/m.exec(first?.reproducer.join('\n') ?? '');
+  t.truthy(started, first?.reproducer.join('\n'));
+  t.true(existsSync(join(started?.[1] ?? '', 'server-config.json')), 'the folder copy has the config file');
 });
 
 const FAULTY = `static=cmd:node ${join(PROJECT_ROOT, 'tools/test/faulty/faulty-static.mjs')}`;
