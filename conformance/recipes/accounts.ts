@@ -6,7 +6,7 @@ import type { CaseContext } from '../harness/case-context.ts';
 import type { HttpResponse } from '../harness/http-client.ts';
 import { type Account, is2xx, newEmail, PASSWORD, type RecipesApi, shown } from './api.ts';
 import { Mailbox } from './mailbox.ts';
-import type { Answer } from './shapes.ts';
+import type { Answer, LinkKind } from './shapes.ts';
 import { type Instance, sharedInstance } from './target.ts';
 
 export interface UserView {
@@ -50,10 +50,10 @@ export async function registered(api: RecipesApi, who = 'user', password = PASSW
   return { email, answer };
 }
 
-/** The one link of an answer (shapes.linkToken); Inconclusive when there is none. */
-export function linkOf(api: RecipesApi, res: HttpResponse, what: string): string {
-  const links = api.linksIn(res);
-  if (links.length === 0) api.c.inconclusive(`${what}: no link with a ${api.shapes.linkToken} parameter in the answer (SMTP settings empty): ${shown(res)}`);
+/** The one link of `kind` in an answer (shapes.verifyLinkToken, resetLinkToken); Inconclusive when there is none. */
+export function linkOf(api: RecipesApi, res: HttpResponse, kind: LinkKind, what: string): string {
+  const links = api.linksIn(res, kind);
+  if (links.length === 0) api.c.inconclusive(`${what}: no link with a ${api.shapes.linkToken[kind]} parameter in the answer (SMTP settings empty): ${shown(res)}`);
   return links[0]!;
 }
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { CaseContext } from '../harness/case-context.ts';
 import type { HttpClient, HttpResponse } from '../harness/http-client.ts';
 import { Inconclusive } from '../harness/inconclusive.ts';
-import { type Answer, read, type Shapes, toTarget, urlsIn } from './shapes.ts';
+import { type Answer, entityOfRequest, type LinkKind, read, type Shapes, tagOf, toTarget, urlsIn } from './shapes.ts';
 
 export interface Account {
   email: string;
@@ -18,7 +18,7 @@ export interface Account {
 
 export interface CallOptions {
   token?: string | undefined;
-  /** A JSON body in neutral field names (renamed to the target's). */
+  /** A JSON body in neutral field names (renamed to the target's, as the entity its endpoint takes). */
   json?: unknown;
   /** A JSON body sent exactly as given (cases about the reference's own design, or malformed input). */
   raw?: string | Uint8Array;
@@ -79,7 +79,7 @@ export class RecipesApi {
     if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
     let body: string | Uint8Array | undefined = options.raw;
     if (options.json !== undefined) {
-      body = JSON.stringify(toTarget(this.shapes, options.json));
+      body = JSON.stringify(toTarget(this.shapes, entityOfRequest(method, path), options.json));
       headers['content-type'] ??= 'application/json';
     } else if (body !== undefined && typeof body === 'string') headers['content-type'] ??= 'application/json';
     const query = Object.entries(options.query ?? {}).filter(([, v]) => v !== undefined);
@@ -121,16 +121,22 @@ export class RecipesApi {
     return this.call('POST', '/api/auth/login', { json: { email, password } });
   }
 
-  /** The token in a mailed or returned link (shapes.linkToken). */
-  tokenOfLink(link: string): string {
-    const token = new URL(link).searchParams.get(this.shapes.linkToken);
-    if (!token) throw new Inconclusive(`the link ${link} has no ${this.shapes.linkToken} parameter (shapes.linkToken)`);
+  /** The token in a mailed or returned link of `kind` (shapes.verifyLinkToken, shapes.resetLinkToken). */
+  tokenOfLink(link: string, kind: LinkKind): string {
+    const param = this.shapes.linkToken[kind];
+    const token = new URL(link).searchParams.get(param);
+    if (!token) throw new Inconclusive(`the link ${link} has no ${param} parameter (shapes.${kind}LinkToken)`);
     return token;
   }
 
-  /** Verifies an email through GET /api/auth/verify-email with the token of `link`. */
+  /** Whether `link` is a link of `kind` (holds its token parameter). */
+  isLink(link: string, kind: LinkKind): boolean {
+    return new URL(link).searchParams.has(this.shapes.linkToken[kind]);
+  }
+
+  /** Verifies an email through GET /api/auth/verify-email with the token of the verification `link`. */
   verify(link: string): Promise<HttpResponse> {
-    return this.call('GET', '/api/auth/verify-email', { query: { [this.shapes.verifyParam]: this.tokenOfLink(link) } });
+    return this.call('GET', '/api/auth/verify-email', { query: { [this.shapes.verifyParam]: this.tokenOfLink(link, 'verify') } });
   }
 
   /** verify() as a prerequisite step: its answer when accepted (verifiedBy), else Inconclusive. */
@@ -140,15 +146,15 @@ export class RecipesApi {
     return res;
   }
 
-  /** The links (absolute URLs holding a token) in an answer. */
-  linksIn(res: HttpResponse): string[] {
+  /** The links of `kind` (absolute URLs holding its token parameter) in an answer. */
+  linksIn(res: HttpResponse, kind: LinkKind): string[] {
     let body: unknown;
     try {
       body = res.json();
     } catch {
       return [];
     }
-    return urlsIn(body).filter((u) => new URL(u).searchParams.has(this.shapes.linkToken));
+    return urlsIn(body).filter((u) => this.isLink(u, kind));
   }
 
   /** Creates the first admin (POST /api/admin/setup) and logs in. A link in the setup answer is followed
@@ -186,7 +192,7 @@ export class RecipesApi {
 
   /** Logs in, following the answer's verification link first when there is one. */
   async loginAfter(who: string, email: string, answer: HttpResponse): Promise<string> {
-    for (const link of this.linksIn(answer)) {
+    for (const link of this.linksIn(answer, 'verify')) {
       await this.c.need(`verifying ${who} through ${link}`, () => this.verified(link));
     }
     const res = await this.c.need(`logging in as ${who}`, () => this.ok('POST /api/auth/login', this.login(email, PASSWORD)));
@@ -198,34 +204,31 @@ export class RecipesApi {
   /** Creates a recipe as `token`'s user; its neutral form (with id) from the answer. */
   async recipe(token: string, fields: RecipeFields): Promise<RecipeView> {
     const res = await this.c.need(`POST /api/recipes (${fields.title})`, () => this.ok('POST /api/recipes', this.call('POST', '/api/recipes', { token, json: fields })));
-    return this.c.need('the created recipe in the answer', () => this.recipeOf(res));
+    return this.c.need('the created recipe in the answer', () => this.recipeOf(res, 'createdRecipe'));
   }
 
-  /** The recipe of an answer (shapes.at.recipe), with its id checked. */
-  recipeOf(res: HttpResponse): RecipeView {
-    const recipe = this.read<RecipeView>('recipe', res);
+  /** The recipe of an answer (shapes.at.recipe: GET /api/recipes/:id; createdRecipe: POST /api/recipes), with
+   * its id checked. */
+  recipeOf(res: HttpResponse, answer: 'recipe' | 'createdRecipe' = 'recipe'): RecipeView {
+    const recipe = this.read<RecipeView>(answer, res);
     if (typeof recipe !== 'object' || recipe === null || (typeof recipe.id !== 'string' && typeof recipe.id !== 'number')) {
       throw new Inconclusive(`the recipe answer has no id: ${shown(res)}`);
     }
     return recipe;
   }
 
-  /** The recipes of a list answer (shapes.at.items). */
-  itemsOf(res: HttpResponse): RecipeView[] {
-    const items = this.read<RecipeView[]>('items', res);
+  /** The recipes of a list answer (shapes.at.items: GET /api/recipes; publicItems: GET /api/recipes/public). */
+  itemsOf(res: HttpResponse, answer: 'items' | 'publicItems' = 'items'): RecipeView[] {
+    const items = this.read<RecipeView[]>(answer, res);
     if (!Array.isArray(items)) throw new Inconclusive(`the list answer's items are not an array: ${shown(res)}`);
     return items;
   }
 
-  /** A category value a recipe can name (the first of GET /api/categories, shapes.categoryKey). */
-  async category(token: string): Promise<string> {
-    const res = await this.c.need('GET /api/categories', () => this.ok('GET /api/categories', this.call('GET', '/api/categories', { token })));
-    return this.c.need('a category in the categories answer', () => {
-      const list = this.read<unknown[]>('categories', res);
-      if (!Array.isArray(list) || list.length === 0) throw new Inconclusive(`no categories: ${shown(res)}`);
-      const values = list.map((entry) => categoryValue(this.shapes, entry));
-      return values[0]!;
-    });
+  /** The tags of a GET /api/recipes/tags answer (shapes.at.tags), each as its text (shapes.tagKey). */
+  tagsOf(res: HttpResponse): string[] {
+    const list = this.read<unknown>('tags', res);
+    if (!Array.isArray(list)) throw new Inconclusive(`the tags answer is not a list: ${shown(res)}`);
+    return list.map((entry) => tagOf(this.shapes, entry));
   }
 }
 

@@ -16,7 +16,7 @@ import { decodeJwt, expiredToken, forgedTokens, type Jwt, nowS, signingKey, sign
 /** A registered account verified through its link. */
 async function verifiedAccount(api: RecipesApi, who: string, password = PASSWORD): Promise<string> {
   const { email, answer } = await registered(api, who, password);
-  const link = linkOf(api, answer, 'the registration answer');
+  const link = linkOf(api, answer, 'verify', 'the registration answer');
   await api.c.need('GET /api/auth/verify-email with the link token', () => api.verified(link));
   return email;
 }
@@ -24,7 +24,7 @@ async function verifiedAccount(api: RecipesApi, who: string, password = PASSWORD
 /** A reset link for `email` from POST /api/auth/forgot-password (SMTP settings empty). */
 async function resetLink(api: RecipesApi, email: string): Promise<string> {
   const res = await api.c.need('POST /api/auth/forgot-password', () => api.ok('POST /api/auth/forgot-password', api.call('POST', '/api/auth/forgot-password', { json: { email } })));
-  return linkOf(api, res, 'the forgot-password answer');
+  return linkOf(api, res, 'reset', 'the forgot-password answer');
 }
 
 const resetPassword = (api: RecipesApi, token: string, password: string) => api.call('POST', '/api/auth/reset-password', { json: { token, password } });
@@ -51,7 +51,7 @@ check('recipes/auth/verify-email-endpoint/link-token-verifies-address', RECIPES,
   const { api } = await sharedInstance(c);
   await api.admin();
   const { email, answer } = await registered(api, 'verify');
-  const link = linkOf(api, answer, 'the registration answer');
+  const link = linkOf(api, answer, 'verify', 'the registration answer');
   const res = await api.verify(link);
   // What the endpoint answers is not shown (a success or a redirect): the login that follows is the proof.
   t.true(verifiedBy(res), `GET /api/auth/verify-email without a bearer token: ${shown(res)}`);
@@ -80,7 +80,7 @@ check('recipes/auth/login-needs-verified-email/unverified-refused', RECIPES, asy
   t.true(refused(res), `POST /api/auth/login, correct password, address not verified: ${shown(res)}`);
   t.is(tokenIn(api, res), undefined, 'a token in the refused login answer');
   // The same credentials once verified log in: the refusal was for the address.
-  const link = linkOf(api, answer, 'the registration answer');
+  const link = linkOf(api, answer, 'verify', 'the registration answer');
   await c.need('verifying the address', () => api.verified(link));
   await loggedIn(api, email);
 });
@@ -105,13 +105,13 @@ check('recipes/auth/forgot-password-endpoint/reset-link-for-account', RECIPES, a
   const res = await api.call('POST', '/api/auth/forgot-password', { json: { email: user.email } });
   if (!t.true(is2xx(res), `POST /api/auth/forgot-password without a token: ${shown(res)}`)) return;
   // SMTP settings empty: the link comes back in the answer.
-  t.true(api.linksIn(res).length > 0, `no reset link (with a ${api.shapes.linkToken} parameter) in the answer: ${shown(res)}`);
+  t.true(api.linksIn(res, 'reset').length > 0, `no reset link (with a ${api.shapes.linkToken.reset} parameter) in the answer: ${shown(res)}`);
 });
 
 check('recipes/auth/reset-password-endpoint/new-password-replaces-old', RECIPES, async (t, c) => {
   const { api } = await sharedInstance(c);
   const user = await api.user('reset');
-  const token = api.tokenOfLink(await resetLink(api, user.email));
+  const token = api.tokenOfLink(await resetLink(api, user.email), 'reset');
   const fresh = 'Conformance-new-pass-2468';
   const res = await resetPassword(api, token, fresh);
   if (!t.true(is2xx(res), `POST /api/auth/reset-password without a bearer token: ${shown(res)}`)) return;
@@ -154,7 +154,7 @@ check('recipes/auth/passwords-hashed/never-stored-or-answered-plain', RECIPES, a
   const admin = await api.admin();
   const password = `Plain-${Math.random().toString(36).slice(2, 12)}-conformance`;
   const { email, answer } = await registered(api, 'hashed', password);
-  const link = linkOf(api, answer, 'the registration answer');
+  const link = linkOf(api, answer, 'verify', 'the registration answer');
   const answers: [string, HttpResponse][] = [['POST /api/auth/register', answer]];
   answers.push(['GET /api/auth/verify-email', await api.verify(link)]);
   const login = await api.login(email, password);
@@ -236,7 +236,7 @@ check('recipes/auth/email-normalization/mixed-case-same-account', RECIPES, async
   await api.admin();
   const lower = newEmail('mixed');
   const { answer } = await c.need('registering the mixed-case address', async () => ({ answer: await api.ok('POST /api/auth/register', register(api, `  ${lower.toUpperCase()} `)) }));
-  await c.need('verifying it', () => api.verified(linkOf(api, answer, 'the registration answer')));
+  await c.need('verifying it', () => api.verified(linkOf(api, answer, 'verify', 'the registration answer')));
   const login = await api.login(lower, PASSWORD);
   t.is(login.status, 200, `login with the lower-case address: ${shown(login)}`);
   const again = await register(api, lower);
@@ -260,8 +260,8 @@ check('recipes/auth/verify-email-params/token-query-200-bad-400', RECIPES, async
   const { api } = await sharedInstance(c);
   await api.admin();
   const { answer } = await registered(api, 'verify-params');
-  const link = linkOf(api, answer, 'the registration answer');
-  const token = api.tokenOfLink(link);
+  const link = linkOf(api, answer, 'verify', 'the registration answer');
+  const token = api.tokenOfLink(link, 'verify');
   const res = await api.call('GET', '/api/auth/verify-email', { query: { token } });
   t.is(res.status, 200, shown(res));
   t.deepEqual(jsonOf(res), { message: 'Email verified' });
@@ -275,7 +275,7 @@ check('recipes/auth/verification-token-lifetime/single-use-stays-verified', RECI
   const { api } = await sharedInstance(c);
   await api.admin();
   const { email, answer } = await registered(api, 'verify-once');
-  const link = linkOf(api, answer, 'the registration answer');
+  const link = linkOf(api, answer, 'verify', 'the registration answer');
   await c.need('the first verification', () => api.verified(link));
   const again = await api.verify(link);
   t.is(again.status, 400, `the same verification token again: ${shown(again)}`);
@@ -321,13 +321,13 @@ check('recipes/auth/forgot-password-response/same-answer-unknown-email', RECIPES
   t.is(unknown.status, 200, shown(unknown));
   const message = (res: HttpResponse) => jsonOf<Record<string, unknown>>(res)?.['message'];
   t.true(typeof message(known) === 'string' && message(known) === message(unknown), `the same message: ${shown(known)} | ${shown(unknown)}`);
-  t.deepEqual(api.linksIn(unknown), [], 'no reset link for an unknown email');
+  t.deepEqual(api.linksIn(unknown, 'reset'), [], 'no reset link for an unknown email');
 });
 
 check('recipes/auth/reset-password-payload/200-bad-token-400', RECIPES, async (t, c) => {
   const { api } = await sharedInstance(c);
   const user = await api.user('reset-payload');
-  const token = api.tokenOfLink(await resetLink(api, user.email));
+  const token = api.tokenOfLink(await resetLink(api, user.email), 'reset');
   const res = await resetPassword(api, token, 'Conformance-reset-1357');
   t.is(res.status, 200, shown(res));
   t.deepEqual(jsonOf(res), { message: 'Password updated' });
@@ -340,8 +340,8 @@ check('recipes/auth/reset-password-payload/200-bad-token-400', RECIPES, async (t
 check('recipes/auth/reset-token-lifetime/newer-request-supersedes', RECIPES, async (t, c) => {
   const { api } = await sharedInstance(c);
   const user = await api.user('reset-twice');
-  const first = api.tokenOfLink(await resetLink(api, user.email));
-  const second = api.tokenOfLink(await resetLink(api, user.email));
+  const first = api.tokenOfLink(await resetLink(api, user.email), 'reset');
+  const second = api.tokenOfLink(await resetLink(api, user.email), 'reset');
   const old = await resetPassword(api, first, 'Conformance-reset-2222');
   t.is(old.status, 400, `the first token after a second request: ${shown(old)}`);
   const res = await resetPassword(api, second, 'Conformance-reset-3333');

@@ -24,13 +24,11 @@ async function cast(c: CaseContext): Promise<Cast> {
 /** A worded recipe of `token`'s user, with more tags. */
 const recipe = (x: Cast, token: string, isPublic: boolean, tags: string[] = []) => createWorded(x.inst.api, token, { isPublic, tags });
 
-/** The tags of GET /api/recipes/tags as `token`'s user (or nobody): the answer and its entries as text. */
+/** The tags of GET /api/recipes/tags as `token`'s user (or nobody): the answer and its tags (shapes.tagKey). */
 async function tagsOf(c: CaseContext, x: Cast, token?: string): Promise<{ ok: boolean; tags: string[]; shown: string }> {
   const res = await x.inst.api.call('GET', '/api/recipes/tags', { token });
   if (!is2xx(res)) return { ok: false, tags: [], shown: shown(res) };
-  const list = await c.need('the tags answer (shapes.at.tags)', () => x.inst.api.read<unknown>('tags', res));
-  if (!Array.isArray(list)) c.inconclusive(`the tags answer is not a list: ${shown(res)}`);
-  const tags = list.map((entry) => (typeof entry === 'string' ? entry : typeof entry === 'object' && entry !== null && 'name' in entry ? String(entry.name) : JSON.stringify(entry)));
+  const tags = await c.need('the tags of the tags answer (shapes.at.tags, shapes.tagKey)', () => x.inst.api.tagsOf(res));
   return { ok: true, tags, shown: shown(res) };
 }
 
@@ -42,7 +40,7 @@ check('recipes/public/list-public/public-only-without-token', RECIPES, async (t,
   const pub = await createWorded(inst.api, owner.token, { isPublic: true });
   const priv = await createWorded(inst.api, owner.token, { isPublic: false });
   for (const [who, token] of [['no token', undefined], ['its owner', owner.token]] as const) {
-    const got = await walkPages(inst.api, '/api/recipes/public', token, {}, undefined, 5);
+    const got = await walkPages(inst.api, '/api/recipes/public', token, {}, { maxPages: 5 });
     if (!t.true(got.refused === undefined, `GET /api/recipes/public with ${who}: ${got.refused ? shown(got.refused) : ''}`)) continue;
     const ids = idsOf(got.items);
     t.true(ids.includes(pub.id), `the public recipe is not in the public list with ${who} (${got.asked.join(' ; ')})`);
@@ -165,5 +163,5 @@ check('recipes/public/query-and-shape/filters-and-envelope', RECIPES, async (t, 
   const res = await x.inst.api.call('GET', '/api/recipes/public', { query: { q: r.words.title, limit: 5 } });
   t.is(res.status, 200, shown(res));
   t.like(res.json<Record<string, unknown>>(), { page: 1, limit: 5, total: 1, totalPages: 1 }, shown(res));
-  t.deepEqual(idsOf(x.inst.api.itemsOf(res)), [r.id], shown(res));
+  t.deepEqual(idsOf(x.inst.api.itemsOf(res, 'publicItems')), [r.id], shown(res));
 });

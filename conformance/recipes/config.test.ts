@@ -106,23 +106,23 @@ check('recipes/config/app-url-in-links/answer-and-mail-links-on-app-url', RECIPE
   const admin = await api.admin();
   // SMTP settings empty: the links come back in the answers.
   const { email, answer } = await registered(api, 'app-url');
-  const verification = linkOf(api, answer, 'the registration answer');
+  const verification = linkOf(api, answer, 'verify', 'the registration answer');
   t.true(onBase(verification), `the verification link of the registration answer is not on APP_URL ${base}: ${verification}`);
   const forgot = await c.need('POST /api/auth/forgot-password', () => api.ok('POST /api/auth/forgot-password', api.call('POST', '/api/auth/forgot-password', { json: { email } })));
-  const reset = linkOf(api, forgot, 'the forgot-password answer');
+  const reset = linkOf(api, forgot, 'reset', 'the forgot-password answer');
   t.true(onBase(reset), `the reset link of the forgot-password answer is not on APP_URL ${base}: ${reset}`);
   // SMTP configured: the links come by mail.
   const box = await mailThroughMailbox(c, api, admin.token);
   const mailed = newEmail('app-url-mail');
   await c.need('POST /api/auth/register with SMTP configured', () => api.ok('POST /api/auth/register', register(api, mailed)));
   const mail = await c.need(`the verification mail to ${mailed}`, async () => (await box.mailTo(mailed)) ?? Promise.reject(new Error('no mail came within 10 s')));
-  const links = mail.links.filter((l) => new URL(l).searchParams.has(api.shapes.linkToken));
-  if (links.length === 0) return c.inconclusive(`the verification mail has no link with a ${api.shapes.linkToken} parameter: ${mail.text.slice(0, 300)}`);
+  const links = mail.links.filter((l) => api.isLink(l, 'verify'));
+  if (links.length === 0) return c.inconclusive(`the verification mail has no link with a ${api.shapes.linkToken.verify} parameter: ${mail.text.slice(0, 300)}`);
   t.true(links.every(onBase), `links of the verification mail not on APP_URL ${base}: ${links.join(' ')}`);
   await c.need('POST /api/auth/forgot-password with SMTP configured', () => api.ok('POST /api/auth/forgot-password', api.call('POST', '/api/auth/forgot-password', { json: { email: mailed } })));
   const resetMail = await c.need(`the reset mail to ${mailed}`, async () => (await box.mailTo(mailed, 10_000, 1)) ?? Promise.reject(new Error('no mail came within 10 s')));
-  const resetLinks = resetMail.links.filter((l) => new URL(l).searchParams.has(api.shapes.linkToken));
-  if (resetLinks.length === 0) return c.inconclusive(`the reset mail has no link with a ${api.shapes.linkToken} parameter: ${resetMail.text.slice(0, 300)}`);
+  const resetLinks = resetMail.links.filter((l) => api.isLink(l, 'reset'));
+  if (resetLinks.length === 0) return c.inconclusive(`the reset mail has no link with a ${api.shapes.linkToken.reset} parameter: ${resetMail.text.slice(0, 300)}`);
   t.true(resetLinks.every(onBase), `links of the reset mail not on APP_URL ${base}: ${resetLinks.join(' ')}`);
 });
 
@@ -162,7 +162,7 @@ check('recipes/config/app-url-default/localhost-and-port', RECIPES, async (t, c)
   await api.admin();
   const email = newEmail('app-url-default');
   const res = await register(api, email);
-  const links = api.linksIn(res);
+  const links = api.linksIn(res, 'verify');
   const base = `http://localhost:${new URL(api.url).port}/`;
   t.true(links.length > 0 && links.every((l) => l.startsWith(base)), `links of the registration answer with APP_URL unset, on ${base} expected: ${shown(res)}`);
 });

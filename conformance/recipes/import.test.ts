@@ -94,7 +94,7 @@ check('recipes/import/request-and-result/draft-not-saved', IMPORT, async (t, c) 
   const pages = await importPages();
   const res = await importUrl(inst, user.token, pages.url('jsonld'));
   t.is(res.status, 200, shown(res));
-  const mine = await walkPages(inst.api, '/api/recipes', user.token, { mine: true }, undefined, 5);
+  const mine = await walkPages(inst.api, '/api/recipes', user.token, { mine: true }, { maxPages: 5 });
   t.false(JSON.stringify(mine.items).includes(pages.words.jsonLdTitle), `the import made a recipe: ${JSON.stringify(mine.items).slice(0, 300)}`);
 });
 

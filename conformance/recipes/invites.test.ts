@@ -147,6 +147,6 @@ check('recipes/invites/invited-user-verification/verify-before-login', RECIPES, 
   const email = newEmail('invited-verify');
   const answer = await c.need('registering with the invite', () => api.ok('POST /api/auth/register', register(api, email, PASSWORD, { inviteToken: invite.token })));
   t.is((await api.login(email, PASSWORD)).status, 403, 'login before verification');
-  await c.need('verifying', () => api.verified(linkOf(api, answer, 'the registration answer')));
+  await c.need('verifying', () => api.verified(linkOf(api, answer, 'verify', 'the registration answer')));
   t.is((await api.login(email, PASSWORD)).status, 200, 'login after verification');
 });

@@ -59,7 +59,7 @@ check('recipes/recipe-photos/step-photo-upload/photo-goes-to-that-step', RECIPES
   const p = await paths(c, 2);
   const before = await stepTexts(c, p.inst, p.r.id, p.owner.token, p.r.words.steps);
   // The steps' own representation is not shown: what the case compares is each step as the answer has it.
-  if (before.some((s) => s === undefined)) c.inconclusive(`the recipe answer has no steps array holding the step texts (shapes.rename for steps and text?)`);
+  if (before.some((s) => s === undefined)) c.inconclusive(`the recipe answer has no steps array holding the step texts (shapes.at.recipe, shapes.rename.recipe for steps and steps/text?)`);
   await c.need(`POST ${p.step}`, () => p.inst.api.ok('POST', uploadPhoto(p.inst.api, p.step, p.owner.token)));
   const after = await stepTexts(c, p.inst, p.r.id, p.owner.token, p.r.words.steps);
   // The photo of the step with order 2 changes nothing of the steps with orders 1 and 3.
@@ -87,9 +87,15 @@ check('recipes/recipe-photos/stored-as-files/each-photo-a-file', RECIPES, async 
 
 // ---------------------------------------------------------------- the reference's choices (unspecified)
 
-/** The photoUrl of a recipe answer (main, or the step with `order`). */
+/** The photoUrl of a recipe answer (main, or the step with `order`): the reference's upload answer (undefined
+ * when the answer is not a recipe). */
 function photoUrlOf(inst: Instance, res: Parameters<Instance['api']['recipeOf']>[0], order?: number): unknown {
-  const view = inst.api.recipeOf(res);
+  let view: ReturnType<Instance['api']['recipeOf']>;
+  try {
+    view = inst.api.recipeOf(res);
+  } catch {
+    return undefined;
+  }
   return order === undefined ? view['photoUrl'] : view.steps?.find((s) => s.order === order)?.['photoUrl'];
 }
 
@@ -110,11 +116,20 @@ check('recipes/recipe-photos/upload-format/answer-shows-photo-and-replaces', REC
 
 const bodyOf = (m: { body: Buffer; contentType: string }) => ({ raw: m.body, headers: { 'content-type': m.contentType } });
 
+/** The path (and query) on the target of the photo URL in an upload answer (shapes.at.photoUrl): relative, or
+ * absolute on the target's own address (APP_URL). */
+function servedAt(inst: Instance, res: Parameters<Instance['api']['recipeOf']>[0]): string {
+  const url = inst.api.read<unknown>('photoUrl', res);
+  if (typeof url !== 'string' || url === '') throw new Error(`the photo URL (shapes.at.photoUrl ${JSON.stringify(inst.api.shapes.at.photoUrl)}) is not a URL: ${shown(res)}`);
+  const at = new URL(url, `${inst.url}/`);
+  return `${at.pathname}${at.search}`;
+}
+
 check('recipes/recipe-photos/serving/photo-url-serves-the-bytes', RECIPES, async (t, c) => {
   const p = await paths(c);
   const bytes = uniquePng();
   const res = await c.need('the upload', () => p.inst.api.ok('POST', uploadPhoto(p.inst.api, p.main, p.owner.token, bytes)));
-  const url = String(photoUrlOf(p.inst, res));
+  const url = await c.need('the photo URL of the upload answer', () => servedAt(p.inst, res));
   const photo = await p.inst.http.request({ path: url });
   t.is(photo.status, 200, `GET ${url}: ${photo.status}`);
   t.true(photo.body.equals(bytes), `GET ${url} is not the uploaded photo`);

@@ -24,19 +24,20 @@ import {
 } from './accounts.ts';
 import { is2xx, newEmail, PASSWORD, type RecipesApi, shown, verifiedBy } from './api.ts';
 import type { Mailbox } from './mailbox.ts';
+import type { LinkKind } from './shapes.ts';
 import { RECIPES, sharedInstance, start } from './target.ts';
 
 /** The keys GET shows (whether smtpPass, a secret, is shown is not stated). */
 const SHOWN_KEYS = ['allowRegistration', 'smtpHost', 'smtpPort', 'smtpUser', 'smtpFrom'] as const;
 
-/** The link (holding a token, shapes.linkToken) of the mail to `email`, judged: a mail came, from smtpFrom,
+/** The link of `kind` (holding its token parameter) of the mail to `email`, judged: a mail came, from smtpFrom,
  * with such a link. */
-async function mailedLink(t: ExecutionContext, api: RecipesApi, box: Mailbox, email: string): Promise<string | undefined> {
+async function mailedLink(t: ExecutionContext, api: RecipesApi, box: Mailbox, email: string, kind: LinkKind): Promise<string | undefined> {
   const mail = await box.mailTo(email);
   if (!t.truthy(mail, `no mail to ${email} at the SMTP server 127.0.0.1:${box.port} within 10 s`) || !mail) return undefined;
   t.true(sentFrom(mail, SMTP_FROM), `the mail's sender (envelope ${mail.from}, From ${mail.fromHeader}) is not smtpFrom ${SMTP_FROM}`);
-  const links = mail.links.filter((l) => new URL(l).searchParams.has(api.shapes.linkToken));
-  t.true(links.length > 0, `no link with a ${api.shapes.linkToken} parameter in the mail: ${mail.text.slice(0, 500)}`);
+  const links = mail.links.filter((l) => api.isLink(l, kind));
+  t.true(links.length > 0, `no link with a ${api.shapes.linkToken[kind]} parameter in the mail: ${mail.text.slice(0, 500)}`);
   return links[0];
 }
 
@@ -88,8 +89,8 @@ check('recipes/email/smtp-empty-returns-links/verification-link-in-answer', RECI
   const email = newEmail('link-answer');
   const res = await register(api, email);
   if (!t.true(is2xx(res), `POST /api/auth/register: ${shown(res)}`)) return;
-  const links = api.linksIn(res);
-  if (!t.true(links.length > 0, `no verification link (with a ${api.shapes.linkToken} parameter) in the registration answer: ${shown(res)}`)) return;
+  const links = api.linksIn(res, 'verify');
+  if (!t.true(links.length > 0, `no verification link (with a ${api.shapes.linkToken.verify} parameter) in the registration answer: ${shown(res)}`)) return;
   const verified = await api.verify(links[0]!);
   t.true(verifiedBy(verified), `GET /api/auth/verify-email with the returned link's token: ${shown(verified)}`);
 });
@@ -100,10 +101,10 @@ check('recipes/email/smtp-empty-returns-links/reset-link-in-answer', RECIPES, as
   const user = await api.user('reset-answer');
   const res = await api.call('POST', '/api/auth/forgot-password', { json: { email: user.email } });
   if (!t.true(is2xx(res), `POST /api/auth/forgot-password: ${shown(res)}`)) return;
-  const links = api.linksIn(res);
-  if (!t.true(links.length > 0, `no reset link (with a ${api.shapes.linkToken} parameter) in the forgot-password answer: ${shown(res)}`)) return;
+  const links = api.linksIn(res, 'reset');
+  if (!t.true(links.length > 0, `no reset link (with a ${api.shapes.linkToken.reset} parameter) in the forgot-password answer: ${shown(res)}`)) return;
   const fresh = 'Conformance-linked-8642';
-  const reset = await api.call('POST', '/api/auth/reset-password', { json: { token: api.tokenOfLink(links[0]!), password: fresh } });
+  const reset = await api.call('POST', '/api/auth/reset-password', { json: { token: api.tokenOfLink(links[0]!, 'reset'), password: fresh } });
   t.true(is2xx(reset), `POST /api/auth/reset-password with the returned link's token: ${shown(reset)}`);
   const login = await api.login(user.email, fresh);
   t.true(is2xx(login), `login with the new password: ${shown(login)}`);
@@ -115,7 +116,7 @@ check('recipes/email/smtp-configured-sends-mail/verification-mail-from-smtp-from
   const box = await mailThroughMailbox(c, api, admin.token);
   const email = newEmail('mailed');
   await c.need('POST /api/auth/register with SMTP configured', () => api.ok('POST /api/auth/register', register(api, email)));
-  const link = await mailedLink(t, api, box, email);
+  const link = await mailedLink(t, api, box, email, 'verify');
   if (link === undefined) return;
   const verified = await api.verify(link);
   t.true(verifiedBy(verified), `GET /api/auth/verify-email with the mailed link's token: ${shown(verified)}`);
@@ -129,10 +130,10 @@ check('recipes/email/smtp-configured-sends-mail/reset-mail-from-smtp-from', RECI
   const user = await api.user('reset-mailed');
   const box = await mailThroughMailbox(c, api, admin.token);
   await c.need('POST /api/auth/forgot-password with SMTP configured', () => api.ok('POST /api/auth/forgot-password', api.call('POST', '/api/auth/forgot-password', { json: { email: user.email } })));
-  const link = await mailedLink(t, api, box, user.email);
+  const link = await mailedLink(t, api, box, user.email, 'reset');
   if (link === undefined) return;
   const fresh = 'Conformance-mailed-9753';
-  const reset = await api.call('POST', '/api/auth/reset-password', { json: { token: api.tokenOfLink(link), password: fresh } });
+  const reset = await api.call('POST', '/api/auth/reset-password', { json: { token: api.tokenOfLink(link, 'reset'), password: fresh } });
   t.true(is2xx(reset), `POST /api/auth/reset-password with the mailed link's token: ${shown(reset)}`);
   const login = await api.login(user.email, fresh);
   t.true(is2xx(login), `login with the new password: ${shown(login)}`);
@@ -188,7 +189,7 @@ check('recipes/email/smtp-empty-definition/host-empty-means-unconfigured', RECIP
   await patchSettings(api, admin.token, { smtpPort: 2525, smtpUser: 'someone', smtpFrom: SMTP_FROM });
   const res = await register(api, newEmail('host-empty'));
   t.is(res.status, 201, shown(res));
-  t.true(api.linksIn(res).length > 0, `no link in the answer with smtpHost empty and the other SMTP keys set: ${shown(res)}`);
+  t.true(api.linksIn(res, 'verify').length > 0, `no link in the answer with smtpHost empty and the other SMTP keys set: ${shown(res)}`);
 });
 
 check('recipes/email/link-fields/verification-url-and-reset-url', RECIPES, async (t, c) => {
@@ -197,7 +198,7 @@ check('recipes/email/link-fields/verification-url-and-reset-url', RECIPES, async
   const { email, answer } = await registered(api, 'link-fields');
   const body = jsonOf<Record<string, unknown>>(answer) ?? {};
   t.regex(String(body['verificationUrl']), new RegExp(`^${api.url.replace(/[.:/]/g, '\\$&')}/api/auth/verify-email\\?token=[^&]+$`), `verificationUrl: ${shown(answer)}`);
-  await c.need('verifying', () => api.verified(linkOf(api, answer, 'the registration answer')));
+  await c.need('verifying', () => api.verified(linkOf(api, answer, 'verify', 'the registration answer')));
   await loggedIn(api, email);
   const forgot = await api.call('POST', '/api/auth/forgot-password', { json: { email } });
   const resetUrl = jsonOf<Record<string, unknown>>(forgot)?.['resetUrl'];

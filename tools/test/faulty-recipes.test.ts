@@ -138,7 +138,7 @@ const RUNS: FaultRun[] = [
     ],
   },
   {
-    faults: ['invite-revoke-noop', 'users-list-admins-only', 'literal-route-shadowed', 'photo-404', 'saved-open'],
+    faults: ['invite-revoke-noop', 'users-list-admins-only', 'literal-route-shadowed', 'photo-404', 'saved-open', 'public-hidden-from-admins'],
     expectedRed: [
       'invites/revoke', // invite-revoke-noop (a revoked invite still active)
       'invites/list-active',
@@ -147,6 +147,7 @@ const RUNS: FaultRun[] = [
       'recipe-photos/main-photo-upload', // photo-404
       'saved/save', // saved-open
       'saved/unsave',
+      'recipes/public-readable-without-auth', // public-hidden-from-admins (the access matrix's admin reader)
     ],
   },
   {

@@ -1,8 +1,8 @@
 // The recipes suite passes a different but right recipe manager: the permitted variant (tools/test/variant/
 // variant-recipes.ts: the reference recipe manager behind a front of the variant's own design) changes only what
-// document 002 (part B) and the catalog leave open — payload shapes (declared in its description), the list
-// envelope and paging defaults, error bodies and statuses, 403 or 404, success codes, the values of mine, the
-// categories list, where links are and how tokens are passed, whether the setup admin verifies an email, which
+// document 002 (part B) and the catalog leave open — payload shapes (declared in its description, per answer
+// and per depth), the list envelope, paging defaults and the first page's number, error bodies and statuses, 403 or 404, success codes, the values of mine, the
+// categories list and where categories come from, the tags' shape, where links are and how tokens are passed, whether the setup admin verifies an email, which
 // recipes the lists and tags hold, the photo field, the docs page, extra fields and endpoints, stdout, signals,
 // timing — and per set of variants no must-case fails or errs, and exactly the listed informational cases (the
 // reference's recorded choices the variant does not share) come out informational. The last sets are choices
@@ -24,10 +24,11 @@ variantSuite({
   variants: Object.keys(RECIPES_VARIANTS) as RecipesVariant[],
   sets: [
     {
-      // An independently designed recipe manager: its own field names and wrapped answers, envelopes and paging
-      // defaults, errors and statuses, values of mine, categories, links and token parameter, photo field, docs
-      // page, numbered recipes, extra fields and endpoints, a banner, no signal handlers, slower answers. Its
-      // shapes are in variant-recipes.json.
+      // An independently designed recipe manager: its own field names (a recipe's title is its name, an
+      // ingredient's name its item) and wrapped answers, answers shaped per call, envelopes and paging defaults,
+      // pages counted from 0, errors and statuses, values of mine, categories, tags with counts, links and token
+      // parameters, photo field, docs page, numbered recipes, extra fields and endpoints, a banner, no signal
+      // handlers, slower answers. Its shapes (pageBase 0 among them) are in variant-recipes.json.
       variants: [
         'own-shapes',
         'own-envelope',
@@ -47,6 +48,10 @@ variantSuite({
         'banner',
         'no-sigterm',
         'slow',
+        'zero-based-pages',
+        'answers-by-call',
+        'link-params',
+        'tags-counted',
       ],
       args: describe('variant-recipes.json'),
       informational: [
@@ -88,6 +93,8 @@ variantSuite({
         'recipe-photos/upload-format/answer-shows-photo-and-replaces',
         'recipes/step-order-values/sorted-by-order',
         'categories/source-and-shape/seeded-slugs-by-name',
+        // answers-by-call: the create answer is {id, href}
+        'tags/normalization/trimmed-lower-case',
         // 404-not-403: non-admins and non-owners answered 404
         'admin-users/admin-refusal-status/401-without-token-403-for-users',
         'settings/get-access/admin-only-password-hidden',
@@ -111,8 +118,21 @@ variantSuite({
     {
       // The reference's shapes (variant-recipes-plain.json) with the other choices: others' private recipes
       // refused as 403, a setup admin who verifies an email, a list of one's own recipes, an unfiltered public
-      // list, tags of public recipes only, bad tokens refused on public reads, extra fields.
-      variants: ['403-not-404', 'setup-admin-unverified', 'list-own-only', 'public-unfiltered', 'tags-public-only', 'strict-tokens', 'extra-fields'],
+      // list, tags of public recipes only and with their counts (found out: no tagKey declared), bad tokens
+      // refused on public reads, extra fields, no seeded categories (a recipe names its own), three recipes a
+      // page by default.
+      variants: [
+        '403-not-404',
+        'setup-admin-unverified',
+        'list-own-only',
+        'public-unfiltered',
+        'tags-public-only',
+        'strict-tokens',
+        'extra-fields',
+        'categories-from-recipes',
+        'tags-counted',
+        'small-pages',
+      ],
       args: describe('variant-recipes-plain.json'),
       informational: [
         // 403-not-404
@@ -128,8 +148,10 @@ variantSuite({
         'saved/listing/saved-flag-and-filter',
         // public-unfiltered
         'public/query-and-shape/filters-and-envelope',
-        // tags-public-only
+        // tags-public-only (and tags-counted)
         'tags/scope-and-shape/private-tags-for-owner-only',
+        // categories-from-recipes
+        'categories/source-and-shape/seeded-slugs-by-name',
         // extra-fields: answers compared whole
         'auth/user-representation/fields',
         'auth/reset-password-payload/200-bad-token-400',
@@ -139,6 +161,26 @@ variantSuite({
         'settings/patch-semantics/partial-typed-unknown-400',
         'setup/status-shape/admin-exists-boolean',
       ].map(id),
+    },
+    {
+      // Pages counted from 0, three recipes a page, and no pageBase declared (the reference's shapes): the cases
+      // not about paging read every list as the target pages it (the cases about paging take the declared
+      // pageBase, as in the first set).
+      variants: ['zero-based-pages', 'small-pages'],
+      args: describe('variant-recipes-plain.json'),
+      selection: [
+        'recipes/list-query/q/**',
+        'recipes/list-query/tag/**',
+        'recipes/list-query/category/**',
+        'recipes/list-query/mine/**',
+        'recipes/list-query/combination/**',
+        'recipes/list-query/q-matching/**',
+        'recipes/recipes/list-visibility/**',
+        'recipes/recipes/create/**',
+        'recipes/public/list-public/**',
+        'recipes/import/request-and-result/**',
+      ],
+      informational: [],
     },
     // Permitted choices the suite does not pass yet (its cases go further than their clauses): each set keeps to
     // the cases it concerns.

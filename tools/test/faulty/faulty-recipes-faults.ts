@@ -110,6 +110,9 @@ export const RECIPES_FAULTS = {
   'create-anonymous': 'recipes created without a token',
   /** recipes/public-readable-without-auth, recipes/is-public-field: a public recipe needs a token. */
   'public-needs-token': 'public recipes need a token',
+  /** recipes/public-readable-without-auth: an admin reading someone else's public recipe is answered 404 (one
+   * role of the readers: only a matrix that calls every role sees it every time). */
+  'public-hidden-from-admins': "admins cannot read others' public recipes",
   /** recipes/get (a token is needed unless the recipe is public), recipes/is-public-field: anyone, without a
    * token too, reads a private recipe. */
   'private-readable': 'private recipes readable by anyone',

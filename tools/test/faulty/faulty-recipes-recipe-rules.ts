@@ -97,6 +97,16 @@ export function recipeRules(f: Faulty): Rule[] {
       request: (x) => (x.headers.authorization === undefined ? { status: 401, json: { error: 'Authentication required' } } : undefined),
     },
     {
+      fault: 'public-hidden-from-admins',
+      method: 'GET',
+      path: ONE_RECIPE,
+      request: async (x) => {
+        const recipe = f.data.recipes[recipeId(x)];
+        const caller = await f.caller(x.headers);
+        return recipe?.isPublic && caller?.role === 'admin' && caller.id !== recipe.ownerId ? notFound('Recipe not found') : undefined;
+      },
+    },
+    {
       // Read as its owner, whoever asks.
       fault: 'private-readable',
       method: 'GET',

@@ -35,6 +35,8 @@ export interface Route {
   public?: boolean;
   /** The recipe id of /api/recipes/:id and the paths under it. */
   recipeId?: string;
+  /** The step order of a step photo upload. */
+  stepOrder?: number;
 }
 
 const ID = '([^/]+)';
@@ -67,7 +69,10 @@ export function routeOf(method: string, path: string): Route {
   if (method === 'GET' && path === '/api/recipes/public') return { kind: 'list', public: true };
   for (const [m, pattern, kind] of TABLE) {
     const found = method === m ? pattern.exec(path) : null;
-    if (found) return found[1] === undefined ? { kind } : { kind, recipeId: decodeURIComponent(found[1]) };
+    if (!found) continue;
+    const step = /\/steps\/([^/]+)\/photo$/.exec(path);
+    if (found[1] === undefined) return { kind };
+    return { kind, recipeId: decodeURIComponent(found[1]), ...(step ? { stepOrder: Number(decodeURIComponent(step[1]!)) } : {}) };
   }
   const recipe = /^\/api\/recipes\/([^/]+)(?:\/.*)?$/.exec(path);
   if (recipe && !['public', 'tags', 'import-url'].includes(recipe[1]!)) return { kind: 'other', recipeId: decodeURIComponent(recipe[1]!) };
@@ -77,27 +82,33 @@ export function routeOf(method: string, path: string): Route {
 
 // ---------------------------------------------------------------- field names
 
-/** The reference's recipe field names and the variant's (own-shapes). isPublic and order are the document's. */
-export const RECIPE_FIELDS: Readonly<Record<string, string>> = {
-  title: 'headline',
-  description: 'summary',
-  servings: 'yield',
-  text: 'instruction',
-  quantity: 'amount',
-};
-const REFERENCE_FIELDS = Object.fromEntries(Object.entries(RECIPE_FIELDS).map(([a, b]) => [b, a]));
+/** The reference's recipe field names and the variant's (own-shapes), by depth: the recipe's own fields, an
+ * ingredient's, a step's. A recipe's title is its `name` while an ingredient's name is its `item` (and a user's
+ * name stays `name`): a suite renaming at every depth would take one for the other. isPublic and order are the
+ * document's. */
+export const RECIPE_FIELDS: Readonly<Record<string, string>> = { title: 'name', description: 'summary', servings: 'yield' };
+const INGREDIENT_FIELDS: Readonly<Record<string, string>> = { name: 'item', quantity: 'amount' };
+const STEP_FIELDS: Readonly<Record<string, string>> = { text: 'instruction' };
+const inverse = (names: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(names).map(([a, b]) => [b, a]));
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function rename(value: unknown, names: Readonly<Record<string, string>>): unknown {
-  if (Array.isArray(value)) return value.map((v) => rename(v, names));
-  if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [names[k] ?? k, rename(v, names)]));
+/** An object's own keys renamed by `names` (no deeper). */
+const renameOwn = (value: unknown, names: Readonly<Record<string, string>>): unknown =>
+  isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names[k] ?? k, v])) : value;
+
+/** A recipe renamed level by level: its fields, its ingredients' and its steps'. */
+function renameRecipe(recipe: unknown, own: Readonly<Record<string, string>>, ingredient: Readonly<Record<string, string>>, step: Readonly<Record<string, string>>): unknown {
+  if (!isObject(recipe)) return recipe;
+  const out = renameOwn(recipe, own) as Record<string, unknown>;
+  if (Array.isArray(out['ingredients'])) out['ingredients'] = out['ingredients'].map((i) => renameOwn(i, ingredient));
+  if (Array.isArray(out['steps'])) out['steps'] = out['steps'].map((s) => renameOwn(s, step));
+  return out;
 }
 
 /** A recipe body of the variant's design in the reference's field names. */
-export const recipeToReference = (body: unknown): unknown => rename(body, REFERENCE_FIELDS);
-const recipeToVariant = (body: unknown): unknown => rename(body, RECIPE_FIELDS);
+export const recipeToReference = (body: unknown): unknown => renameRecipe(body, inverse(RECIPE_FIELDS), inverse(INGREDIENT_FIELDS), inverse(STEP_FIELDS));
+const recipeToVariant = (body: unknown): unknown => renameRecipe(body, RECIPE_FIELDS, INGREDIENT_FIELDS, STEP_FIELDS);
 
 // ---------------------------------------------------------------- answers
 
@@ -170,7 +181,9 @@ export function successAnswer(on: On, route: Route, answer: Answer): Answer {
       case 'list':
         if (isObject(body) && Array.isArray(body['items'])) {
           const items = body['items'].map(recipeOut);
-          body = on('own-envelope') ? { data: items, meta: { page: body['page'], perPage: body['limit'], total: body['total'] } } : { ...body, items };
+          const page = on('zero-based-pages') && typeof body['page'] === 'number' ? body['page'] - 1 : body['page'];
+          if (route.public && on('answers-by-call')) body = items;
+          else body = on('own-envelope') ? { data: items, meta: { page, perPage: body['limit'], total: body['total'] } } : { ...body, items, page };
         }
         break;
       case 'tags':
@@ -186,6 +199,10 @@ export function successAnswer(on: On, route: Route, answer: Answer): Answer {
       case 'recipe':
       case 'recipe-change':
       case 'photo':
+        if (on('answers-by-call') && route.kind !== 'recipe' && isObject(body)) {
+          body = route.kind === 'photo' ? { photo: { url: photoUrlOf(body, route.stepOrder) } } : route.recipeId === undefined ? { id: body['id'], href: `/api/recipes/${String(body['id'])}` } : recipeOut(body);
+          break;
+        }
         body = shapes ? { recipe: recipeOut(body) } : recipeOut(body);
         break;
       default:
@@ -198,6 +215,13 @@ export function successAnswer(on: On, route: Route, answer: Answer): Answer {
   }
   if (extra && isObject(body)) body = { ...body, requestId: randomUUID() };
   return { status, body };
+}
+
+/** The photo URL of the main photo, or of the step with `order`, in a reference recipe. */
+function photoUrlOf(recipe: Record<string, unknown>, order: number | undefined): unknown {
+  if (order === undefined) return recipe['photoUrl'];
+  const steps = Array.isArray(recipe['steps']) ? (recipe['steps'] as unknown[]) : [];
+  return steps.filter(isObject).find((s) => s['order'] === order)?.['photoUrl'];
 }
 
 /** The link fields of an answer moved under `links` (links-elsewhere). */
@@ -296,6 +320,10 @@ export function queryToReference(on: On, route: Route, query: URLSearchParams): 
       out.set('mine', 'true');
     }
     if (on('list-own-only') && !route.public) out.set('mine', 'true');
+    const page = query.get('page');
+    // Page 0 is the first: the reference's page is one more (anything else is the reference's to refuse).
+    if (on('zero-based-pages') && page !== null && /^-?\d+$/.test(page)) out.set('page', String(Number(page) + 1));
+    if (on('small-pages') && query.get('limit') === null) out.set('limit', '3');
     if (on('paging-alt')) {
       const limit = query.get('limit');
       if (limit === null) out.set('limit', '10');

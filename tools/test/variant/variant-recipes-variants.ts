@@ -5,9 +5,9 @@
 // description's `shapes` (variant-recipes.json).
 export const RECIPES_VARIANTS = {
   // ------------------------------------------------------------ payloads
-  /** Recipe fields of its own — title as headline, description as summary, servings as yield, a step's text as
-   * instruction, an ingredient's quantity as amount (isPublic and a step's order keep the names the document
-   * gives them) — and answers wrapped: {recipe}, {user}, {settings}, {tags}, {categories}, {draft}, {invite},
+  /** Recipe fields of its own — title as name, description as summary, servings as yield, an ingredient's name
+   * as item and its quantity as amount, a step's text as instruction (isPublic and a step's order keep the names
+   * the document gives them; a user's name stays name) — and answers wrapped: {recipe}, {user}, {settings}, {tags}, {categories}, {draft}, {invite},
    * the login and setup token as accessToken, the setup state as {needsSetup}; the servings of a scaled read asked as ?yield= ("Request and response payload shapes of the recipe manager: not
    * shown"; "Fields of the recipe, user and invite records beyond those named: not shown";
    * recipes/recipes/payload, recipes/auth/login-payload, recipes/setup/payload, recipes/recipes/servings-scaling:
@@ -20,6 +20,13 @@ export const RECIPES_VARIANTS = {
    * size parameter stays `limit`, which the document names (recipes/list-query/envelope,
    * recipes/admin-users/list-shape, recipes/invites/representation). */
   'own-envelope': 'its own list envelope',
+  /** Pages counted from 0: page=0 is the first page, and the envelope's page says so (recipes/list-query/
+   * pagination-defaults: "Paging defaults, maxima and invalid values are not stated"; the document names page
+   * "selecting which page" and no first number). */
+  'zero-based-pages': 'pages counted from 0',
+  /** Three recipes a page when limit is not given, so a list of a few recipes takes several pages
+   * (recipes/list-query/pagination-defaults). */
+  'small-pages': 'three recipes a page by default',
   /** Ten recipes per page when limit is not given, at most 50 (more is clamped) (recipes/list-query/
    * pagination-defaults: "Paging defaults, maxima and invalid values are not stated"). */
   'paging-alt': 'other paging defaults',
@@ -43,6 +50,22 @@ export const RECIPES_VARIANTS = {
   /** GET /api/categories answers the category names a recipe uses, as strings (recipes/categories/
    * source-and-shape: "how a recipe names one, and the list shape are not shown"). */
   'categories-strings': 'categories as strings',
+  /** No categories on a fresh install: a recipe names a category of its own (any name), and GET /api/categories
+   * lists the categories recipes name, as {slug, name} (recipes/categories/source-and-shape: "Where categories
+   * come from, how a recipe names one, and the list shape are not shown"). */
+  'categories-from-recipes': 'categories named by recipes, none seeded',
+  /** GET /api/recipes/tags answers each tag with the number of recipes carrying it, [{tag, count}]
+   * (recipes/tags/scope-and-shape: "the answer shape are not shown"). */
+  'tags-counted': 'tags as {tag, count}',
+  /** Each answer shaped for its call: creating a recipe answers {id, href} (not the recipe), a photo upload
+   * {photo: {url}} (the stored photo, main or the step's), an update the bare recipe, the public list a bare
+   * array ("Request and response payload shapes of the recipe manager: not shown"; recipes/recipes/payload,
+   * recipes/recipe-photos/upload-format, recipes/public/query-and-shape). */
+  'answers-by-call': 'answers shaped per call',
+  /** The token of a reset link is its `key` parameter and of an invite link its `invite` parameter (the
+   * verification link keeps its own: `token`, or `code` with code-param) (recipes/email/link-fields: "the link
+   * formats are not shown"). */
+  'link-params': 'a token parameter per kind of link',
   /** Links in answers under `links` ({links: {verify}}, {links: {reset}}, {links: {invite}}) (recipes/email/
    * link-fields: "The response fields carrying the links and the link formats are not shown"). */
   'links-elsewhere': 'links under a field of their own',

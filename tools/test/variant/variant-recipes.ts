@@ -59,9 +59,14 @@ async function start(): Promise<{ front: ReturnType<typeof createServer>; backen
   // The reference listens on an abstract Unix socket, not a loopback port: a port the kernel picks could be one
   // the suite has reserved for another target that has not bound it yet.
   backend = await startRecipesServer({ ...options, port: BACKEND_SOCKET as unknown as number, host: undefined, appUrl, store, log });
-  if (on('code-param')) {
-    const link = (path: string) => (token: string) => `${appUrl}${path}?code=${encodeURIComponent(token)}`;
-    const links: MailLinks = { verification: link('/api/auth/verify-email'), reset: link('/reset-password'), invite: link('/join') };
+  if (on('code-param') || on('link-params')) {
+    const link = (path: string, param: string) => (token: string) => `${appUrl}${path}?${param}=${encodeURIComponent(token)}`;
+    const code = on('code-param');
+    const links: MailLinks = {
+      verification: link('/api/auth/verify-email', code ? 'code' : 'token'),
+      reset: link('/reset-password', on('link-params') ? 'key' : code ? 'code' : 'token'),
+      invite: link(code ? '/join' : '/register', on('link-params') ? 'invite' : code ? 'code' : 'inviteToken'),
+    };
     Object.defineProperty(backend.context, 'links', { value: links });
   }
   if (on('html-mail')) {
@@ -146,10 +151,17 @@ async function send(res: ServerResponse, answer: Answer, backHeaders: IncomingHt
   res.end(text);
 }
 
+/** The category a recipe change names (categories-from-recipes): kept by the front, not the reference. */
+interface Pending {
+  category?: string | null;
+  /** Not a category name: the change is refused. */
+  badCategory?: boolean;
+}
+
 /** The request's body for the reference: translated when the variant's design differs, else streamed. */
-async function requestBody(req: IncomingMessage, route: Route, headers: IncomingHttpHeaders): Promise<Buffer | IncomingMessage | 'too-large'> {
+async function requestBody(req: IncomingMessage, route: Route, headers: IncomingHttpHeaders, pending: Pending): Promise<Buffer | IncomingMessage | 'too-large'> {
   const type = req.headers['content-type'];
-  if (on('own-shapes') && route.kind === 'recipe-change' && isJson(type)) {
+  if ((on('own-shapes') || on('categories-from-recipes')) && route.kind === 'recipe-change' && isJson(type)) {
     const raw = await readAll(req, JSON_CAP);
     if (raw === undefined) return 'too-large';
     let parsed: unknown;
@@ -158,7 +170,16 @@ async function requestBody(req: IncomingMessage, route: Route, headers: Incoming
     } catch {
       return raw;
     }
-    const body = Buffer.from(JSON.stringify(recipeToReference(parsed)));
+    const recipe = (on('own-shapes') ? recipeToReference(parsed) : parsed) as Record<string, unknown>;
+    if (on('categories-from-recipes') && typeof recipe === 'object' && recipe !== null && 'category' in recipe) {
+      const category = recipe['category'];
+      const name = typeof category === 'string' ? category.trim() : category;
+      if (name === null || name === '') pending.category = null;
+      else if (typeof name === 'string' && name.length <= 50) pending.category = name;
+      else pending.badCategory = true;
+      delete recipe['category'];
+    }
+    const body = Buffer.from(JSON.stringify(recipe));
     headers['content-length'] = String(body.length);
     return body;
   }
@@ -205,9 +226,14 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const headers: IncomingHttpHeaders = { ...req.headers };
     // tags-public-only: the tags do not depend on who asks.
     if (on('tags-public-only') && route.kind === 'tags') delete headers.authorization;
-    const body = await requestBody(req, route, headers);
+    const pending: Pending = {};
+    const body = await requestBody(req, route, headers, pending);
     if (body === 'too-large') {
       await send(res, errorOf(on, 413, 'The request body is too large.'), {}, { Connection: 'close' });
+      return;
+    }
+    if (pending.badCategory) {
+      await send(res, errorOf(on, 400, 'category: a category is a name of 1 to 50 characters, or null.'));
       return;
     }
     const search = query.toString();
@@ -239,6 +265,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
       res.end();
       return;
     }
+    if (back.status >= 200 && back.status < 300) parsed = await ownParts(route, parsed, pending);
     const answer = await translate(method, route, req, { status: back.status, body: parsed });
     await send(res, answer, back.headers);
   } catch (err) {
@@ -255,6 +282,31 @@ async function translate(method: string, route: Route, req: IncomingMessage, ans
   }
   if (route.kind === 'setup' && method === 'POST' && on('setup-admin-unverified')) return successAnswer(on, { kind: 'register' }, await unverifiedAdmin(answer));
   return successAnswer(on, route, numbers ? { ...answer, body: numbers.numbered(route.kind, answer.body) } : answer);
+}
+
+/** What the variant keeps or counts itself, in a successful answer of the reference: the category of a recipe
+ * change and the categories in use (categories-from-recipes), the tags with their counts (tags-counted). */
+async function ownParts(route: Route, body: unknown, pending: Pending): Promise<unknown> {
+  const data = store!.data;
+  if (route.kind === 'recipe-change' && 'category' in pending && typeof body === 'object' && body !== null) {
+    const recipe = body as Record<string, unknown>;
+    const id = route.recipeId ?? String(recipe['id']);
+    await store!.update((draft) => {
+      const stored = draft.recipes[id];
+      if (stored && pending.category === null) delete stored.category;
+      else if (stored) stored.category = pending.category!;
+    });
+    return { ...recipe, category: pending.category };
+  }
+  if (route.kind === 'categories' && on('categories-from-recipes')) {
+    const names = [...new Set(Object.values(data.recipes).flatMap((r) => (r.category === undefined ? [] : [r.category])))].sort();
+    return names.map((name) => ({ slug: name, name }));
+  }
+  if (route.kind === 'tags' && on('tags-counted') && Array.isArray(body)) {
+    const count = (tag: unknown) => Object.values(data.recipes).filter((r) => r.tags.includes(String(tag))).length;
+    return body.map((tag: unknown) => ({ tag, count: count(tag) }));
+  }
+  return body;
 }
 
 /** The setup admin made unverified, and the setup answer a registration's: the user and its verification link. */
