@@ -1,6 +1,9 @@
 // GET /rate-limits (document 001, "Rate-limit counters", behaviour rule 4, "Limits"). One shared gateway whose
 // site (host rl.test) has a route bucket per case, so the counts of one case are its own; the site-level
 // bucket (`*`) is shared, and judged only for its shape. Reload and restart cases start their own gateway.
+// Whether a bucket is listed before it has counted anything is gateway/rate-limits/empty-and-untouched-buckets:
+// a must-case sends its own traffic before it looks for a bucket, and takes a bucket missing after a reset
+// for one at zero.
 import { check, type CaseContext } from '../harness/index.ts';
 import { startRedis } from '../harness/redis-server.ts';
 import { type Json, needOk, successBody } from './admin-client.ts';
@@ -14,6 +17,7 @@ const RATE = needs('rate-limit');
 const HOST = 'rl.test';
 /** Route buckets, one per case: [route, requests allowed per minute]. */
 const BUCKETS = [
+  ['/labels', 1000],
   ['/pr', 3],
   ['/agg', 1000],
   ['/mono', 1000],
@@ -40,12 +44,30 @@ async function rateGateway(c: CaseContext): Promise<{ g: Gateway; up: Upstream; 
 
 const counters = (c: CaseContext, g: Gateway, what = 'GET /rate-limits'): Promise<Json> => needOk(c, what, g.admin.get('/rate-limits'));
 
-/** The bucket `route` of site `label`, or the case cannot judge. */
+/** The bucket `route` of site `label` as listed (undefined when it is not). */
+const listedBucket = (all: Json, label: string, route: string): Bucket | undefined => (all[label] as Record<string, Bucket> | undefined)?.[route];
+
+/** The buckets of site `label` after traffic went through it, or the case cannot judge: a site missing from the
+ * listing then is gateway/rate-limits/keyed-by-site's to judge. */
+function bucketsOf(c: CaseContext, all: Json, label: string): Record<string, Bucket> {
+  const buckets = all[label];
+  if (typeof buckets !== 'object' || buckets === null) {
+    return c.inconclusive(`GET /rate-limits has no site ${label} after requests to it (clause gateway/rate-limits/keyed-by-site): ${JSON.stringify(all)}`);
+  }
+  return buckets as Record<string, Bucket>;
+}
+
+/** The bucket `route` of site `label` after traffic went through it, or the case cannot judge: a bucket missing
+ * then is gateway/rate-limits/keyed-by-route's to judge. */
 function bucketOf(c: CaseContext, all: Json, label: string, route: string): Bucket {
-  const found = (all[label] as Record<string, Bucket> | undefined)?.[route];
-  if (!found) return c.inconclusive(`GET /rate-limits has no bucket ${route} under ${label}: ${JSON.stringify(all)}`);
+  const found = bucketsOf(c, all, label)[route];
+  if (!found) return c.inconclusive(`GET /rate-limits has no bucket ${route} under ${label} after requests through it (clause gateway/rate-limits/keyed-by-route): ${JSON.stringify(all)}`);
   return found;
 }
+
+/** The counters of bucket `route` after a reset: a bucket no longer listed has counted nothing since (whether
+ * it stays listed at zero is gateway/rate-limits/empty-and-untouched-buckets). */
+const countsAfterReset = (all: Json, label: string, route: string): Bucket => countsOf(listedBucket(all, label, route) ?? { passed: 0, rejected: 0 });
 
 /** The two counters of a bucket (a bucket may carry more fields: the document names these two). */
 const countsOf = (b: Bucket): Bucket => ({ passed: b.passed, rejected: b.rejected });
@@ -65,7 +87,9 @@ check('gateway/rate-limits/get-counters/object', RATE, async (t, c) => {
 });
 
 check('gateway/rate-limits/keyed-by-site/site-labels', RATE, async (t, c) => {
-  const { g, label } = await rateGateway(c);
+  const { g, up, label } = await rateGateway(c);
+  // A request of its own first: a gateway may list a site only once one of its buckets has counted something.
+  await hit(c, g, up, '/labels', 1);
   const all = await counters(c, g);
   t.true(label in all, `no key ${label}: ${JSON.stringify(Object.keys(all))}`);
   for (const key of Object.keys(all)) t.true(key === label || key.startsWith('*'), `a key that is no site label of this gateway: ${key}`);
@@ -74,7 +98,7 @@ check('gateway/rate-limits/keyed-by-site/site-labels', RATE, async (t, c) => {
 check('gateway/rate-limits/keyed-by-route/route-prefixes-and-site-bucket', RATE, async (t, c) => {
   const { g, up, label } = await rateGateway(c);
   await hit(c, g, up, '/shape', 1);
-  const routes = Object.keys((await counters(c, g))[label] ?? {});
+  const routes = Object.keys(bucketsOf(c, await counters(c, g), label));
   t.true(routes.includes('/shape'), `route bucket /shape: ${JSON.stringify(routes)}`);
   t.true(routes.includes('*'), `site bucket *: ${JSON.stringify(routes)}`);
 });
@@ -84,7 +108,7 @@ check('gateway/rate-limits/passed-rejected/integer-counters', RATE, async (t, c)
   await hit(c, g, up, '/pr', 5);
   const all = await counters(c, g);
   t.deepEqual(countsOf(bucketOf(c, all, label, '/pr')), { passed: 3, rejected: 2 }, 'five requests through a bucket of three a minute');
-  for (const [route, b] of Object.entries((all[label] ?? {}) as Record<string, Bucket>)) {
+  for (const [route, b] of Object.entries(bucketsOf(c, all, label))) {
     t.true(Number.isInteger(b.passed) && Number.isInteger(b.rejected), `${route}: ${JSON.stringify(b)}`);
   }
 });
@@ -104,7 +128,7 @@ check('gateway/rate-limits/in-memory-buckets-only/site-and-route-buckets', RATE,
   await hit(c, g, up, '/shape', 1);
   const all = await counters(c, g);
   const allowed = new Set(['*', ...BUCKETS.map(([path]) => path)]);
-  for (const key of Object.keys((all[label] ?? {}) as Json)) t.true(allowed.has(key), `a bucket that is neither the site's nor a route's: ${key}`);
+  for (const key of Object.keys(bucketsOf(c, all, label))) t.true(allowed.has(key), `a bucket that is neither the site's nor a route's: ${key}`);
 });
 
 check('gateway/rate-limits/monotonic-unbounded/never-decrease', RATE, async (t, c) => {
@@ -123,15 +147,19 @@ check('gateway/rate-limits/reset-on-restart-or-reload/zero-after-each', RATE, as
   const setup = { sites: [site(up!, HOST)] };
   const g = await startGateway(c, setup);
   const label = `${HOST}:${g.rendered.sitePorts[0]}`;
-  const zero = (all: Json) => countsOf(bucketOf(c, all, label, '/pr'));
+  /** Counters of /pr once requests went through it: at zero they show no traffic to reset (passed-rejected). */
+  const counted = async (when: string): Promise<void> => {
+    const b = countsOf(bucketOf(c, await counters(c, g, `GET /rate-limits ${when}`), label, '/pr'));
+    if (b.passed === 0 && b.rejected === 0) c.inconclusive(`requests ${when} left /pr at zero (clause gateway/rate-limits/passed-rejected): ${JSON.stringify(b)}`);
+  };
   await hit(c, g, up!, '/pr', 4);
-  const before = zero(await counters(c, g));
-  if (before.passed === 0 && before.rejected === 0) c.inconclusive(`four requests left /pr at zero: ${JSON.stringify(before)}`);
+  await counted('before the reload');
   await needOk(c, 'POST /reload', g.admin.post('/reload'));
-  t.deepEqual(zero(await counters(c, g, 'GET /rate-limits after the reload')), { passed: 0, rejected: 0 }, 'after a reload');
+  t.deepEqual(countsAfterReset(await counters(c, g, 'GET /rate-limits after the reload'), label, '/pr'), { passed: 0, rejected: 0 }, 'after a reload');
   await hit(c, g, up!, '/pr', 2);
+  await counted('before the restart');
   const again = await restartGateway(c, g);
-  t.deepEqual(zero(await counters(c, again, 'GET /rate-limits after the restart')), { passed: 0, rejected: 0 }, 'after a restart');
+  t.deepEqual(countsAfterReset(await counters(c, again, 'GET /rate-limits after the restart'), label, '/pr'), { passed: 0, rejected: 0 }, 'after a restart');
 });
 
 // ---------------------------------------------------------------- the reference's choices (unspecified)
@@ -141,7 +169,9 @@ check('gateway/rate-limits/empty-and-untouched-buckets/listed-at-zero-and-empty-
   const g = await startGateway(c, { sites: [site(up!, HOST), { routes: [{ path: '/', targets: [up!.url] }] }] });
   const all = await counters(c, g);
   const label = `${HOST}:${g.rendered.sitePorts[0]}`;
-  t.deepEqual(countsOf(bucketOf(c, all, label, '/mono')), { passed: 0, rejected: 0 });
+  // A bucket left out is the choice this clause records, not a case that cannot judge.
+  const untouched = listedBucket(all, label, '/mono');
+  t.deepEqual(untouched && countsOf(untouched), { passed: 0, rejected: 0 }, `the untouched bucket /mono of ${label}: ${JSON.stringify(all)}`);
   t.deepEqual(Object.keys(all), [label], 'a site without rate limits is not listed');
   const bare = await startGateway(c, { sites: [{ routes: [{ path: '/', targets: [up!.url] }] }] });
   t.deepEqual(await counters(c, bare), {});

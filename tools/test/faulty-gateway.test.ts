@@ -244,6 +244,7 @@ const RUNS: FaultRun[] = [
       'rejected-counted-as-passed',
       'consumer-bucket-listed',
       'counters-capped-7',
+      'counters-persisted',
       'deny-empty-cidr-accepted',
       'deny-action-deny',
       'single-ip-next-too',
@@ -258,6 +259,7 @@ const RUNS: FaultRun[] = [
       'rate-limits/passed-rejected', // rejected-counted-as-passed
       'rate-limits/in-memory-buckets-only', // consumer-bucket-listed
       'rate-limits/monotonic-unbounded', // counters-capped-7
+      'rate-limits/reset-on-restart-or-reload', // counters-persisted
       'ip-deny/add-cidr-required', // deny-empty-cidr-accepted
       'ip-deny/add-response', // deny-action-deny
       'ip-deny/accepts-single-ip', // single-ip-next-too
@@ -268,7 +270,7 @@ const RUNS: FaultRun[] = [
       'ip-deny/permanent-via-config', // ip-filter-reload-ignored
       'ip-deny/no-list-endpoint', // deny-list-endpoint
     ],
-    also: ['rate-limits/data-plane-429', 'ip-deny/cidr-echo-and-duplicates', 'rate-limits/get-counters', 'rate-limits/keyed-by-site', 'rate-limits/aggregated-no-client-keys', 'rate-limits/reset-on-restart-or-reload', 'ip-deny/immediate-effect', 'ip-deny/delete-cidr-required'],
+    also: ['rate-limits/data-plane-429', 'ip-deny/cidr-echo-and-duplicates', 'rate-limits/get-counters', 'rate-limits/keyed-by-site', 'rate-limits/aggregated-no-client-keys', 'ip-deny/immediate-effect', 'ip-deny/delete-cidr-required'],
     expectedInformational: [
       'rate-limits/data-plane-429', // rejected-counted-as-passed
       'ip-deny/cidr-echo-and-duplicates', // deny-action-deny

@@ -109,9 +109,11 @@ variantSuite({
     },
     {
       // Answers shaped otherwise, on a JSON config: more fields, keys sorted, other labels and listings, other
-      // echoes, counts and defaults, OpenMetrics; every route's prefix stripped before forwarding.
+      // echoes, counts and defaults, rate-limit buckets listed once they count, OpenMetrics; every route's
+      // prefix stripped before forwarding.
       variants: [
         'extra-fields',
+        'counted-buckets-only',
         'sorted-keys',
         'any-host-label',
         'per-route-entries',
@@ -132,6 +134,8 @@ variantSuite({
         'routes/site-label-without-host/star-port',
         // per-route-entries: one upstream entry per route target
         'upstreams/entry-per-distinct-url/once-and-counted-once',
+        // counted-buckets-only: an untouched bucket is not listed, nor a site none of whose buckets counted
+        'rate-limits/empty-and-untouched-buckets/listed-at-zero-and-empty-object',
         // last-secs-null: last_secs null before the first pick
         'upstreams/entry-selected-never/zero-total-zero-secs',
         // config-path-relative

@@ -231,6 +231,8 @@ export const GATEWAY_FAULTS = {
   'consumer-bucket-listed': 'consumer bucket listed',
   /** Counters stop at 7. */
   'counters-capped-7': 'counters capped at 7',
+  /** Rate-limit counters are saved in the working folder and restored at start (a reload still clears them). */
+  'counters-persisted': 'counters survive a restart',
   /** A bare IP address denies the next address too. */
   'single-ip-next-too': 'bare address denies its neighbour too',
   /** A runtime deny takes effect 1.5 s late. */

@@ -40,6 +40,10 @@ export interface RuntimeContext {
 
 /** Where `denies-persisted` keeps the runtime denies: the gateway's working folder. */
 const DENY_FILE = '.faulty-denies.json';
+/** Where `counters-persisted` keeps the rate-limit counters: the gateway's working folder. */
+const COUNTER_FILE = '.faulty-counters.json';
+/** How often `counters-persisted` saves them (a restart ends the process with SIGTERM, no save at exit). */
+const COUNTER_SAVE_MS = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -57,7 +61,7 @@ export class FaultyRuntime implements GatewayRuntime {
   #shadowAdds: Weighted[] = [];
   /** Weights listed but not applied (`weight-ignored-wrr`): `route target` -> weight. */
   #shadowWeights = new Map<string, number>();
-  /** Counters carried over reloads (`reload-keeps-counters`). */
+  /** Counters carried over reloads (`reload-keeps-counters`) or restarts (`counters-persisted`). */
   #counterBase: RateLimitCounters = {};
   /** Upstreams seen half-open (`half-open-sticks`). */
   readonly #halfOpen = new Set<string>();
@@ -67,6 +71,10 @@ export class FaultyRuntime implements GatewayRuntime {
     this.#ctx = ctx;
     if (on('denies-persisted') && existsSync(DENY_FILE)) {
       for (const cidr of JSON.parse(readFileSync(DENY_FILE, 'utf8')) as string[]) this.denyAdd(cidr);
+    }
+    if (on('counters-persisted')) {
+      if (existsSync(COUNTER_FILE)) this.#counterBase = JSON.parse(readFileSync(COUNTER_FILE, 'utf8')) as RateLimitCounters;
+      setInterval(() => this.rateLimits(), COUNTER_SAVE_MS).unref();
     }
   }
 
@@ -201,7 +209,7 @@ export class FaultyRuntime implements GatewayRuntime {
     this.#shadowWeights.clear();
     if (on('reload-keeps-overrides')) for (const op of ops) this.#replay(op);
     if (on('reload-clears-denies')) this.clearDenies();
-    if (on('reload-keeps-counters')) this.#counterBase = counters as RateLimitCounters;
+    this.#counterBase = on('reload-keeps-counters') ? (counters as RateLimitCounters) : {};
     if (on('reload-activates-certs')) this.#activate(this.#ctx.config());
     return result;
   }
@@ -241,7 +249,11 @@ export class FaultyRuntime implements GatewayRuntime {
       for (const [route, bucket] of Object.entries(buckets)) {
         const base = this.#counterBase[label]?.[route];
         if (base) buckets[route] = { passed: bucket.passed + base.passed, rejected: bucket.rejected + base.rejected };
-        const b = buckets[route]!;
+      }
+    }
+    if (on('counters-persisted')) writeFileSync(COUNTER_FILE, JSON.stringify(counters));
+    for (const buckets of Object.values(counters)) {
+      for (const [route, b] of Object.entries(buckets)) {
         if (on('rejected-counted-as-passed')) b.passed += b.rejected;
         if (on('counters-capped-7')) buckets[route] = { passed: Math.min(b.passed, 7), rejected: Math.min(b.rejected, 7) };
       }

@@ -109,10 +109,13 @@ function rateLimits(ctx: VariantContext, counters: Json): Json {
   const out: Json = {};
   for (const [label, buckets] of Object.entries(counters)) {
     const key = ctx.on('any-host-label') && label.startsWith('*:') ? '*' : label;
-    if (out[key] === undefined) out[key] = {};
-    const into = out[key] as Json;
+    if (out[key] === undefined && !ctx.on('counted-buckets-only')) out[key] = {};
     for (const [bucket, value] of Object.entries(buckets as Json)) {
       const v = value as { passed: number; rejected: number };
+      // counted-buckets-only: a bucket (and its site) appears once it has counted a request, again after a reset.
+      if (ctx.on('counted-buckets-only') && v.passed === 0 && v.rejected === 0) continue;
+      out[key] ??= {};
+      const into = out[key] as Json;
       const before = into[bucket] as { passed: number; rejected: number } | undefined;
       const sum = { passed: v.passed + (before?.passed ?? 0), rejected: v.rejected + (before?.rejected ?? 0) };
       into[bucket] = ctx.on('extra-fields') ? { ...sum, ...ruleOf(ctx.config(), label, bucket) } : sum;

@@ -39,6 +39,10 @@ export const GATEWAY_VARIANTS = {
   /** The site label of a site of any host is `:<port>` (as Caddy writes it) and its rate-limit counters are
    * under `*` ("or * for wildcard rules"; gateway/routes/site-label-without-host). */
   'any-host-label': 'another label for sites of any host',
+  /** GET /rate-limits lists a bucket (and a site) only once it has counted a request, again only after a reset
+   * (a rate-limited gateway that counted nothing answers `{}`, as an express-rate-limit store keyed on first use
+   * would) (gateway/rate-limits/empty-and-untouched-buckets). */
+  'counted-buckets-only': 'buckets listed once they count',
   /** `upstreams` lists one entry per route target (a URL of two routes twice, each entry naming its site and
    * route) and the status counts route targets (gateway/upstreams/entry-per-distinct-url). */
   'per-route-entries': 'one upstream entry per route target',
