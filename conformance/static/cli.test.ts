@@ -9,8 +9,10 @@ import { converse, type Exit, runToExit, startSite } from './site.ts';
 const launch = { needs: ['launch'] };
 const FLAGS = ['--config', '--init', '--cluster', '--cluster-config'];
 const MANY_BLANKS = '\n'.repeat(20);
-/** The port answered wherever a question mentions a port: it must show up in the file written. */
+/** The port answered wherever a question has the word "port" (not inside another word: support, import,
+ * report): it must show up in the file written. */
 const PORT_ANSWER = '8123';
+const PORT_QUESTION: [string, string, string] = ['\\bports?\\b', 'i', PORT_ANSWER];
 
 check('static/cli/help/prints-usage-without-serving', launch, async (t, c) => {
   const exit = await runToExit(c, { config: {}, args: ['--help'] });
@@ -53,7 +55,7 @@ function jsonFiles(dir: string): { name: string; text: string }[] {
 const transcript = (exit: Exit): string => `--- terminal ---\n${exit.stdout}\n--- stderr ---\n${exit.stderr}`;
 
 check('static/cli/init-creates-config/answers-become-config', launch, async (t, c) => {
-  const talk = await converse(c, { config: null, args: ['--init'], answers: [['port', 'i', PORT_ANSWER]] });
+  const talk = await converse(c, { config: null, args: ['--init'], answers: [PORT_QUESTION] });
   if (!t.true(talk.questions.length > 0, `--init asked no question on a terminal\n${transcript(talk)}`)) return;
   const written = jsonFiles(talk.dir);
   if (!t.true(written.length > 0, `no configuration file was written\n${transcript(talk)}`)) return;

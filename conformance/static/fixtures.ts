@@ -12,6 +12,14 @@ export function shellScript(body: string, headers = 'Content-Type: text/plain'):
 
 export { multipart } from '../harness/multipart-body.ts';
 
+/** Statuses of a redirect (with a Location header): how a case recognises one where its clause is not about
+ * the status, which is static/redirects/default-status-301's for a rule without one. */
+export const REDIRECT_STATUSES: readonly number[] = [301, 302, 303, 307, 308];
+
+export function isRedirect(status: number): boolean {
+  return REDIRECT_STATUSES.includes(status);
+}
+
 /** Response headers that are security headers (helmet's, and the like); which ones a server sends is
  * static/helmet/default-set. */
 export const SECURITY_HEADERS = [

@@ -3,7 +3,7 @@
 // terminal would: an interactive command (`--init`) may read a terminal and nothing else, so piped answers
 // prove nothing about it. The terminal comes from util-linux `script` (always on Debian).
 //
-//   CONFORM_TTY='{"answers":[["port","i","8123"]],"otherwise":""}' node tty-driver.mjs -- <command ...>
+//   CONFORM_TTY='{"answers":[["\\bport\\b","i","8123"]],"otherwise":""}' node tty-driver.mjs -- <command ...>
 //
 // A question is output that stops on an unfinished line (a prompt waiting on its line) and stays quiet for
 // `quietMs`, or any output quiet for three times that. Its last line is matched against `answers` (regular

@@ -158,6 +158,9 @@ export interface CallThrough {
   /** Whether the clause says the tool must call the service here. When it does, an answer without the call
    * fails the case; when it does not (the case only looks at what a call carries), the case cannot judge. */
   mustCall: boolean;
+  /** The clause that does say so, when the call hangs on a step another clause governs (transcribe_audio
+   * reads its file first: translate-tools/transcribe-audio/reads-file): named when the case cannot judge. */
+  callClause?: string;
 }
 
 /**
@@ -176,7 +179,7 @@ export async function callThrough<M extends Method>(
   call: { tool: string; args: Record<string, unknown> },
   method: M,
   match: (request: MessageShape<M['input']>) => boolean,
-  { mustCall }: CallThrough,
+  { mustCall, callClause }: CallThrough,
 ): Promise<{ request: MessageShape<M['input']>; answer: Answer } | undefined> {
   const path = `/${method.parent.typeName}/${method.name}`;
   const decode = (message: Uint8Array): MessageShape<M['input']> | undefined => {
@@ -201,7 +204,7 @@ export async function callThrough<M extends Method>(
   const what =
     `${call.tool} made no ${method.name} call of this case at the service (a recording stub at ${stub.address}; ` +
     `${stub.calls.length} calls recorded in all); the tool answered: ${shown(answer)}`;
-  if (!mustCall) c.inconclusive(`the case cannot see what the call would carry: ${what}`);
+  if (!mustCall) c.inconclusive(`the case cannot see what the call would carry${callClause ? ` (that the tool makes it is ${callClause})` : ''}: ${what}`);
   t.fail(what);
   return undefined;
 }

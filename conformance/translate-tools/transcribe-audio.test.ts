@@ -20,6 +20,8 @@ const SPEECH = join(PROJECT_ROOT, 'fixtures', 'translate', 'speech', 'counting.w
 const speech = readFileSync(SPEECH);
 /** The service's bound on audio_data. */
 const LIMIT = 52_428_800;
+/** The clause of reading the file and sending it: whether the other cases see a call at all. */
+const READS_FILE = 'translate-tools/transcribe-audio/reads-file';
 /** The shared stub of the cases whose file the tool must refuse: none of their files may reach the service
  * (each case's file carries its ID; a case without a file has a stub of its own). */
 const NEVER_CALLED = 'never-called';
@@ -168,7 +170,7 @@ check('translate-tools/transcribe-audio/language-default/omitted-sent-empty', ST
   const shared = await sharedStub(c);
   const path = join(folder(c), 'no hint.wav');
   writeFileSync(path, marked(c));
-  const called = await callThrough(t, c, shared, { tool: TOOL, args: { file_path: path } }, M.transcribeAudio, carries(c), { mustCall: false });
+  const called = await callThrough(t, c, shared, { tool: TOOL, args: { file_path: path } }, M.transcribeAudio, carries(c), { mustCall: false, callClause: READS_FILE });
   if (!called) return;
   const { request } = called;
   t.deepEqual({ language: request.language, languageFormat: request.languageFormat }, { language: '', languageFormat: '' });

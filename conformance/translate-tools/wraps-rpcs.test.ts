@@ -15,6 +15,9 @@ const M = TranslateService.method;
 /** HTTP/2 RST_STREAM code of a cancelled stream. */
 const CANCEL = 8;
 const camel = (name: string): string => name.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
+/** A tool taking a file calls the service only once it has read the file: that it reads and sends it is this
+ * clause's, and without the call the case cannot judge the fields. */
+const READS_FILE = 'translate-tools/transcribe-audio/reads-file';
 
 /** Arguments for every parameter of `doc`, each a value the document allows: language_format `native` (a
  * value a tool cannot mistake for its default), the pair's codes, JSON documents of one structure, a WAV
@@ -56,7 +59,8 @@ for (const doc of DOCUMENTED_TOOLS) {
     const { args, fields } = argumentsFor(c, doc, shared.tools.dir);
     // get_capabilities has no argument to tell its call apart: it is the only one in this file.
     const marked = (request: object): boolean => doc.required.length === 0 || Buffer.from(toBinary(doc.method.input as DescMessage, request as never)).includes(c.id);
-    const called = await callThrough(t, c, shared, { tool: doc.name, args }, doc.method, marked, { mustCall: true });
+    const calls = doc.required.includes('file_path') ? { mustCall: false, callClause: READS_FILE } : { mustCall: true };
+    const called = await callThrough(t, c, shared, { tool: doc.name, args }, doc.method, marked, calls);
     if (!called) return;
     const request = called.request as unknown as Record<string, unknown>;
     const sent = Object.fromEntries(Object.keys(fields).map((k) => [k, request[k] instanceof Uint8Array ? [...(request[k] as Uint8Array)] : request[k]]));

@@ -1,7 +1,9 @@
 // GetCapabilities and the service's shape: the seven unary RPCs at their documented paths.
+import type { ExecutionContext } from 'ava';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
+import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
-import { connect, defaultModelKey, facts, speechWav, variantFor } from './target.ts';
+import { connect, defaultModelKey, facts, speechWav, stagedOn, variantFor } from './target.ts';
 
 check('translate/capabilities/rpc/empty-request-succeeds', async (t, c) => {
   const client = await connect(c);
@@ -51,7 +53,7 @@ check('translate/capabilities/available-voices/one-entry-per-key', async (t, c) 
   t.true(voices.every((v) => v.trim() !== ''), 'a blank voice key');
 });
 
-check('translate/capabilities/available-voices/empty-without-tts', { needs: ['tts-unconfigured'] }, async (t, c) => {
+check('translate/capabilities/available-voices/empty-without-tts', { needs: stagedOn('tts-unconfigured') }, async (t, c) => {
   const client = await connect(c, variantFor('tts-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.is(caps.codeName, 'OK', caps.message);
@@ -59,26 +61,33 @@ check('translate/capabilities/available-voices/empty-without-tts', { needs: ['tt
   t.false(caps.response!.ttsAvailable);
 });
 
-check('translate/capabilities/stt-available/false-without-stt', { needs: ['stt-unconfigured'] }, async (t, c) => {
+check('translate/capabilities/stt-available/false-without-stt', { needs: stagedOn('stt-unconfigured') }, async (t, c) => {
   const client = await connect(c, variantFor('stt-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.is(caps.codeName, 'OK', caps.message);
   t.false(caps.response!.sttAvailable);
 });
 
+/** stt_available agrees with what TranscribeAudio answers on one instance (the main one, or a variant). */
+async function sttAgrees(t: ExecutionContext, c: CaseContext, variant: string | undefined): Promise<void> {
+  const where = variant ?? 'main instance';
+  const client = await connect(c, variant);
+  const available = await c.need(`GetCapabilities (${where})`, async () => {
+    const caps = await client.call(TranslateService.method.getCapabilities, {});
+    if (!caps.response) throw new Error(`${caps.codeName}: ${caps.message}`);
+    return caps.response.sttAvailable;
+  });
+  // Without STT a valid WAV of speech must be FAILED_PRECONDITION; with STT an empty audio_data fails for its
+  // content, if at all (an empty one spares a recognition), never for a missing STT.
+  const out = await client.call(TranslateService.method.transcribeAudio, { audioData: available ? new Uint8Array(0) : speechWav() });
+  t.is(out.codeName === 'FAILED_PRECONDITION', !available, `${where}: stt_available=${available}, TranscribeAudio: ${out.codeName} ${out.message}`);
+}
+
 check('translate/capabilities/stt-available/agrees-with-transcribe', async (t, c) => {
-  // On the main instance and on the one without STT, when the target stages that condition on a variant.
-  for (const variant of new Set([undefined, variantFor('stt-unconfigured')])) {
-    const where = variant ?? 'main instance';
-    const client = await connect(c, variant);
-    const available = await c.need(`GetCapabilities (${where})`, async () => {
-      const caps = await client.call(TranslateService.method.getCapabilities, {});
-      if (!caps.response) throw new Error(`${caps.codeName}: ${caps.message}`);
-      return caps.response.sttAvailable;
-    });
-    // Without STT a valid WAV of speech must be FAILED_PRECONDITION; with STT an empty audio_data fails for its
-    // content, if at all (an empty one spares a recognition), never for a missing STT.
-    const out = await client.call(TranslateService.method.transcribeAudio, { audioData: available ? new Uint8Array(0) : speechWav() });
-    t.is(out.codeName === 'FAILED_PRECONDITION', !available, `${where}: stt_available=${available}, TranscribeAudio: ${out.codeName} ${out.message}`);
-  }
+  await sttAgrees(t, c, undefined);
+});
+
+// On the instance without STT too (a variant of its own when the target stages that condition on one).
+check('translate/capabilities/stt-available/agrees-with-transcribe-without-stt', { needs: stagedOn('stt-unconfigured') }, async (t, c) => {
+  await sttAgrees(t, c, variantFor('stt-unconfigured'));
 });

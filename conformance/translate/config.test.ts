@@ -3,7 +3,7 @@
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
 import { fixedPort } from '../harness/fixed-port.ts';
-import { connect, facts, freshInstance, speechWav, variantFor } from './target.ts';
+import { connect, facts, freshInstance, speechWav, stagedOn, variantFor } from './target.ts';
 
 /** Texts whose script names one language, so even a script-based detector must get them right. */
 const SCRIPT_SAMPLES = [
@@ -12,15 +12,16 @@ const SCRIPT_SAMPLES = [
   { text: 'Καλημέρα σε όλους', language: 'el' },
 ];
 
-check('translate/service/default-port/listens-on-5100', { needs: ['default-port'], applicable: (c) => fixedPort(c, 5100) }, async (t, c) => {
-  // An instance of the case's own: the port is free again when the case (holding it) ends.
+check('translate/service/default-port/listens-on-5100', { needs: ['default-port', 'launch'], applicable: (c) => fixedPort(c, 5100) }, async (t, c) => {
+  // An instance of the case's own (started without a port): the port is free again when the case (holding
+  // it) ends.
   const { client } = await freshInstance(c, 'default-port');
   const out = await client.call(TranslateService.method.getCapabilities, {});
   t.is(out.codeName, 'OK', out.message);
 });
 
-check('translate/config/auto-detect/absent-key-uses-heuristic', { needs: ['auto-detect-absent'] }, async (t, c) => {
-  const client = await connect(c, 'auto-detect-absent');
+check('translate/config/auto-detect/absent-key-uses-heuristic', { needs: stagedOn('auto-detect-absent') }, async (t, c) => {
+  const client = await connect(c, variantFor('auto-detect-absent'));
   for (const { text, language } of SCRIPT_SAMPLES) {
     const out = await client.call(TranslateService.method.detectLanguage, { text });
     t.is(out.codeName, 'OK', out.message);
@@ -30,7 +31,7 @@ check('translate/config/auto-detect/absent-key-uses-heuristic', { needs: ['auto-
   }
 });
 
-check('translate/config/audio-to-text/absent-means-no-stt', { needs: ['stt-unconfigured'] }, async (t, c) => {
+check('translate/config/audio-to-text/absent-means-no-stt', { needs: stagedOn('stt-unconfigured') }, async (t, c) => {
   const client = await connect(c, variantFor('stt-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.is(caps.response?.sttAvailable, false, caps.message);
@@ -39,7 +40,7 @@ check('translate/config/audio-to-text/absent-means-no-stt', { needs: ['stt-uncon
   t.is(out.codeName, 'FAILED_PRECONDITION', out.message);
 });
 
-check('translate/config/text-to-audio/empty-map-means-no-voice', { needs: ['tts-unconfigured'] }, async (t, c) => {
+check('translate/config/text-to-audio/empty-map-means-no-voice', { needs: stagedOn('tts-unconfigured') }, async (t, c) => {
   const client = await connect(c, variantFor('tts-unconfigured'));
   const caps = await client.call(TranslateService.method.getCapabilities, {});
   t.deepEqual(caps.response?.availableVoices, []);

@@ -14,10 +14,12 @@ import type { CaseContext } from '../harness/case-context.ts';
 import { scalarString } from '../harness/arbitraries.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { connect, facts } from './target.ts';
+import { connect, facts, stagedOn, variantFor } from './target.ts';
 
 const UNSCORED = 'unscored-detector';
-const variant = { needs: [UNSCORED] };
+/** The cases of the unscored detector: on the main instance, or on a variant of that name (needs launch). */
+const variant = { needs: stagedOn(UNSCORED) };
+const unscored = variantFor(UNSCORED);
 
 /** Languages whose script identifies them, with that script. */
 const SCRIPT_OF: Record<string, RegExp> = {
@@ -66,11 +68,12 @@ check('translate/detect/rpc/detects-sample-languages', async (t, c) => {
 });
 
 check('translate/detect/rpc/unscored-variant-script-samples', variant, async (t, c) => {
-  await detectsSamples(t, c, SCRIPT_SAMPLES, UNSCORED);
+  await detectsSamples(t, c, SCRIPT_SAMPLES, unscored);
 });
 
-for (const [suffix, variantName] of [['', undefined], ['-unscored-variant', UNSCORED]] as const) {
-  const options = variantName ? variant : {};
+for (const [suffix, onUnscored] of [['', false], ['-unscored-variant', true]] as const) {
+  const options = onUnscored ? variant : {};
+  const variantName = onUnscored ? unscored : undefined;
   check(`translate/detect/language-in-format/bcp47-tags${suffix}`, options, async (t, c) => {
     const client = await connect(c, variantName);
     for (const text of SAMPLE_TEXTS) {
@@ -104,7 +107,9 @@ for (const [suffix, variantName] of [['', undefined], ['-unscored-variant', UNSC
   });
 }
 
-check('translate/detect/native-raw-label/declared-labels', { needs: ['detector-labels'] }, async (t, c) => {
+// A label of a variant is asked of that variant's own instance (launch).
+const labelsOnVariants = (facts.detectorLabels ?? []).some((l) => l.variant !== undefined);
+check('translate/detect/native-raw-label/declared-labels', { needs: ['detector-labels', ...(labelsOnVariants ? ['launch'] : [])] }, async (t, c) => {
   const labels = facts.detectorLabels ?? [];
   t.true(labels.length > 0, 'detectorLabels is empty');
   for (const { text, label, variant: name } of labels) {
@@ -116,7 +121,7 @@ check('translate/detect/native-raw-label/declared-labels', { needs: ['detector-l
 });
 
 check('translate/detect/no-score-zero/heuristic-variant-samples', variant, async (t, c) => {
-  const client = await connect(c, UNSCORED);
+  const client = await connect(c, unscored);
   for (const text of SAMPLE_TEXTS) {
     for (const format of ['', 'bcp47', 'native']) {
       const out = await detect(client, text, format);
@@ -157,7 +162,7 @@ check('translate/detect/probability-range/arbitrary-unicode-text', async (_t, c)
 });
 
 check('translate/detect/no-score-zero/arbitrary-unicode-text', variant, async (_t, c) => {
-  await detectProperty(c, UNSCORED, ({ probability: p }) => (p === 0 ? [] : [`probability ${p}, expected exactly 0`]));
+  await detectProperty(c, unscored, ({ probability: p }) => (p === 0 ? [] : [`probability ${p}, expected exactly 0`]));
 });
 
 check('translate/detect/language-in-format/arbitrary-unicode-text', async (_t, c) => {
@@ -177,16 +182,16 @@ check('translate/detect/raw-label-form/reference-labels', async (t, c) => {
 });
 
 check('translate/detect/raw-label-form/unscored-variant-script-names', variant, async (t, c) => {
-  const client = await connect(c, UNSCORED);
+  const client = await connect(c, unscored);
   for (const g of detectGolden()) {
     const out = await detect(client, g.text, 'native');
     t.is(out.response?.language, g.unscored.label, g.text);
   }
 });
 
-for (const [suffix, variantName] of [['', undefined], ['-unscored-variant', UNSCORED]] as const) {
-  check(`translate/detect/blank-or-undetermined/und-with-zero-probability${suffix}`, variantName ? variant : {}, async (t, c) => {
-    const client = await connect(c, variantName);
+for (const [suffix, onUnscored] of [['', false], ['-unscored-variant', true]] as const) {
+  check(`translate/detect/blank-or-undetermined/und-with-zero-probability${suffix}`, onUnscored ? variant : {}, async (t, c) => {
+    const client = await connect(c, onUnscored ? unscored : undefined);
     for (const text of NO_LETTERS) {
       for (const format of ['', 'native']) {
         const out = await detect(client, text, format);

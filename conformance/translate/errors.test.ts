@@ -1,15 +1,13 @@
-// The documented error table: each condition with its status code, on the RPCs it concerns; the audio size
-// bound; and (informational) the reference's choices for faults, precedence and messages. Model keys and
-// languages come from the target description; cases on a condition the target cannot stage declare the
-// capability for it.
+// The documented error table: each condition with its status code, on the RPCs it concerns; and
+// (informational) the reference's choices for faults, precedence and messages (the audio size bound is in
+// audio-size.test.ts). Model keys and languages come from the target description; cases on a condition the
+// target cannot stage declare the capability for it.
 import assert from 'node:assert/strict';
-import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import fc from 'fast-check';
 import { TranslateService, type TranslateLocalizationRequest, type TranslateTextRequest } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { capabilities, connect, facts, SPEECH_CALL, speechWav, variantFor } from './target.ts';
+import { capabilities, connect, facts, SPEECH_CALL, speechWav, stagedOn, variantFor } from './target.ts';
 
 /** A request's fields, any of them given. */
 type Fields<T> = Partial<Omit<T, '$typeName' | '$unknown'>>;
@@ -17,22 +15,6 @@ const pair = facts.pair;
 const M = TranslateService.method;
 /** A key no configuration defines. */
 const UNDEFINED_MODEL = 'no-such-model-5c1e';
-/** 50 MB, the documented bound of audio_data, in both readings: the decimal one every server accepts, and
- * the binary one the reference takes (translate/limits/audio-size-over). */
-const LIMIT = 50_000_000;
-const LIMIT_MIB = 50 * 1024 * 1024;
-
-/** Fills `b` with a WAV file (header included) of 8-bit A-law silence: a WAV encoding the service need not
- * decode, so a target refuses it without recognising 27 minutes of silence. */
-function alawWavInto(b: Buffer): void {
-  const size = b.length;
-  b.write('RIFF\0\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\0\0\0\0\0\0\0\0\x02\0\x10\0data', 'latin1');
-  for (const [at, value] of [[4, size - 8], [24, 16_000], [28, 32_000], [40, size - 44]] as const) b.writeUInt32LE(value, at);
-  b.writeUInt16LE(6, 20); // WAVE_FORMAT_ALAW
-  b.writeUInt32LE(16_000, 28);
-  b.writeUInt16LE(1, 32);
-  b.writeUInt16LE(8, 34);
-}
 
 function translate(client: GrpcClient, over: Fields<TranslateTextRequest> = {}) {
   return client.call(M.translateText, { text: pair.text, sourceLanguage: pair.source, targetLanguage: pair.target, model: pair.model, ...over });
@@ -74,7 +56,7 @@ for (const [name, call] of MODEL_RPCS) {
 }
 
 // ---------------------------------------------------------------- speech preconditions
-check('translate/errors/transcribe-without-stt/failed-precondition', { needs: ['stt-unconfigured'] }, async (t, c) => {
+check('translate/errors/transcribe-without-stt/failed-precondition', { needs: stagedOn('stt-unconfigured') }, async (t, c) => {
   const client = await connect(c, variantFor('stt-unconfigured'));
   const hints = ['', 'auto', pair.source];
   // A valid WAV of speech: only the missing STT can refuse it (which check runs first is not stated).
@@ -86,7 +68,7 @@ check('translate/errors/transcribe-without-stt/failed-precondition', { needs: ['
   );
 });
 
-check('translate/errors/synthesize-without-voice/failed-precondition', { needs: ['tts-unconfigured'] }, async (t, c) => {
+check('translate/errors/synthesize-without-voice/failed-precondition', { needs: stagedOn('tts-unconfigured') }, async (t, c) => {
   const client = await connect(c, variantFor('tts-unconfigured'));
   const languages = [pair.source, pair.target];
   const outcomes = await Promise.all(languages.map((language) => client.call(M.synthesizeSpeech, { text: pair.text, language, speed: 1 })));
@@ -106,7 +88,7 @@ check('translate/errors/synthesize-without-voice/language-not-in-voices', async 
 });
 
 for (const missing of ['stt', 'tts']) {
-  check(`translate/errors/translate-audio-without-speech/${missing}-unconfigured`, { needs: [`${missing}-unconfigured`] }, async (t, c) => {
+  check(`translate/errors/translate-audio-without-speech/${missing}-unconfigured`, { needs: stagedOn(`${missing}-unconfigured`) }, async (t, c) => {
     // Speech, not silence: a service that recognises first must not find an empty text to skip the rest on.
     const request = { audioData: speechWav(), sourceLanguage: pair.source, targetLanguage: pair.target, audioFormat: 'wav' };
     const out = await (await connect(c, variantFor(`${missing}-unconfigured`))).call(M.translateAudio, request, SPEECH_CALL);
@@ -186,44 +168,6 @@ check('translate/errors/unsupported-language-format/every-rpc', async (t, c) => 
     outcomes.map(() => 'INVALID_ARGUMENT'),
   );
 });
-
-// ---------------------------------------------------------------- limits
-// The 50 MB requests are encoded by hand and sent raw from a thread of their own: the generated client's JSON
-// reproducer of 50 MB of bytes, and the framing's copy, would block this file's other cases for seconds.
-for (const rpc of ['TranscribeAudio', 'TranslateAudio'] as const) {
-  const name = rpc === 'TranscribeAudio' ? 'transcribe' : 'translate-audio';
-  async function send(c: CaseContext, size: number) {
-    const client = await connect(c);
-    // audio_data (1); TranscribeAudio: audio_format (3); TranslateAudio: target_language (3), audio_format (4).
-    // audio_data's tag and length, the WAV written in place, then the other fields: one 50 MB buffer, not the
-    // four copies an encoder makes (seconds of a loaded worker's time).
-    const head = new BinaryWriter().tag(1, WireType.LengthDelimited).uint32(size).finish();
-    const rest = new BinaryWriter();
-    if (rpc === 'TranslateAudio') rest.tag(3, WireType.LengthDelimited).string(pair.target);
-    const tail = rest.tag(rpc === 'TranscribeAudio' ? 3 : 4, WireType.LengthDelimited).string('wav').finish();
-    const body = Buffer.alloc(head.length + size + tail.length);
-    body.set(head, 0);
-    alawWavInto(body.subarray(head.length, head.length + size));
-    body.set(tail, head.length + size);
-    c.note(`# ${rpc} with an A-law WAV of ${size} bytes in audio_data`);
-    return client.callLarge(`/${TranslateService.typeName}/${rpc}`, body, { timeoutMs: 150_000 });
-  }
-
-  check(`translate/limits/audio-size/${name}-exactly-50-mb-not-refused-for-size`, { timeoutMs: 180_000 }, async (t, c) => {
-    const out = await send(c, LIMIT);
-    t.not(out.codeName, 'RESOURCE_EXHAUSTED', out.message);
-  });
-
-  check(`translate/limits/audio-size-over/${name}-50-mib-not-refused-for-size`, { timeoutMs: 180_000 }, async (t, c) => {
-    const out = await send(c, LIMIT_MIB);
-    t.not(out.codeName, 'RESOURCE_EXHAUSTED', out.message);
-  });
-
-  check(`translate/limits/audio-size-over/${name}-one-byte-over-resource-exhausted`, { timeoutMs: 180_000 }, async (t, c) => {
-    const out = await send(c, LIMIT_MIB + 1);
-    t.is(out.codeName, 'RESOURCE_EXHAUSTED', out.message);
-  });
-}
 
 // ---------------------------------------------------------------- unspecified (informational)
 check('translate/errors/unexpected-fault/garbage-request-gets-status', async (t, c) => {

@@ -8,7 +8,7 @@ import { TranslateService, type TranslateTextRequest, type TranslateTextResponse
 import { check } from '../harness/check.ts';
 import { NotApplicable } from '../harness/inconclusive.ts';
 import type { GrpcClient, GrpcOutcome } from '../harness/grpc-client.ts';
-import { answer, connect, facts, SPEECH_CALL, SPEECH_CASE_MS, speechWav } from './target.ts';
+import { answer, connect, facts, SPEECH_CALL, SPEECH_CASE_MS, speechWav, stagedOn, variantFor } from './target.ts';
 
 /** A request's fields, any of them given. */
 type Fields<T> = Partial<Omit<T, '$typeName' | '$unknown'>>;
@@ -129,11 +129,11 @@ check('translate/language-format/bcp47-pivot/detected-source-reaches-model', asy
   t.is(auto.response!.translatedText, explicit.translatedText);
 });
 
-check('translate/language-format/bcp47-pivot/unscored-detector-label-converted', { needs: ['unscored-detector'] }, async (t, c) => {
+check('translate/language-format/bcp47-pivot/unscored-detector-label-converted', { needs: stagedOn('unscored-detector') }, async (t, c) => {
   // The second detector's raw label need not be a language code (a script name, for example): the model
   // still gets a BCP-47 tag, and so does the caller. Staged only where that detector takes the pair's text
   // for the pair's source (a script alone does not tell Latin-script languages apart).
-  const client = await connect(c, 'unscored-detector');
+  const client = await connect(c, variantFor('unscored-detector'));
   const detected = await answer(c, 'DetectLanguage of the pair text by the unscored detector', client.call(M.detectLanguage, { text: pair.text }));
   if (primary(detected.language) !== primary(pair.source)) {
     throw new NotApplicable(`the unscored detector takes ${JSON.stringify(pair.text)} for "${detected.language}", not ${pair.source}`);

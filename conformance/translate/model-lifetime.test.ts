@@ -12,7 +12,8 @@ import { facts, freshInstance, SPEECH_CALL, speechOn, speechWav } from './target
 import { repeatWav } from './wav-check.ts';
 
 const M = TranslateService.method;
-const LIFECYCLE = { needs: ['model-lifecycle-log'], applicable: speechOn('stt', 'tts') };
+// Each case starts an instance of its own (launch): a running service's log is not the suite's to read.
+const LIFECYCLE = { needs: ['model-lifecycle-log', 'launch'], applicable: speechOn('stt', 'tts') };
 const life = facts.modelLifecycle;
 const ttlMs = (life?.ttlMinutes ?? 0) * 60_000;
 /** Time allowed past the TTL for the unload to show (a loaded machine delays timers). */

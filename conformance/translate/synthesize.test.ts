@@ -6,7 +6,7 @@ import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { capabilities, connect, facts, listedVoices, speechOn } from './target.ts';
+import { capabilities, connect, facts, listedVoices, speechOn, stagedOn, variantFor } from './target.ts';
 import { inspectWav, readWav } from './wav-check.ts';
 
 const M = TranslateService.method;
@@ -79,13 +79,13 @@ check('translate/synthesize/phonemizer-required/voice-and-phonemizer-speak', TTS
   t.is(out.codeName, 'OK', out.message);
 });
 
-check('translate/synthesize/phonemizer-required/fails-without-phonemizer', { needs: ['phonemizer-missing'], applicable: speechOn('tts') }, async (t, c) => {
-  const out = await synthesize(await connect(c, 'phonemizer-missing'), facts.pair.source);
+check('translate/synthesize/phonemizer-required/fails-without-phonemizer', { needs: stagedOn('phonemizer-missing'), applicable: speechOn('tts') }, async (t, c) => {
+  const out = await synthesize(await connect(c, variantFor('phonemizer-missing')), facts.pair.source);
   t.not(out.codeName, 'OK', 'synthesis without a phonemizer on the host');
 });
 
-check('translate/synthesize/phonemizer-missing-code/failed-precondition-naming-it', { needs: ['phonemizer-missing'], applicable: speechOn('tts') }, async (t, c) => {
-  const out = await synthesize(await connect(c, 'phonemizer-missing'), facts.pair.source);
+check('translate/synthesize/phonemizer-missing-code/failed-precondition-naming-it', { needs: stagedOn('phonemizer-missing'), applicable: speechOn('tts') }, async (t, c) => {
+  const out = await synthesize(await connect(c, variantFor('phonemizer-missing')), facts.pair.source);
   t.is(out.codeName, 'FAILED_PRECONDITION', out.message);
   t.regex(out.message, /espeak|phonemi[sz]er/i);
 });

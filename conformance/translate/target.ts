@@ -118,8 +118,15 @@ export function variantFor(capability: string): string | undefined {
   return facts.variants?.[capability] ? capability : undefined;
 }
 
+/** What a case staged on `capability` needs: the capability, and `launch` when the description stages it
+ * on a variant of that name (an instance of its own, which the suite starts only for a `cmd:` target: with a
+ * `grpc://` target the case is not-applicable). */
+export function stagedOn(capability: string): string[] {
+  return variantFor(capability) === undefined ? [capability] : [capability, 'launch'];
+}
+
 /** A new instance of a `cmd:` target (of a variant) for one case alone, with a client: for cases that read
- * the instance's log from its start. Stopped when the case ends. */
+ * the instance's log from its start (they declare `needs: ['launch']`). Stopped when the case ends. */
 export async function freshInstance(c: CaseContext, variant?: string): Promise<{ client: GrpcClient; launched: Launched }> {
   if (target.kind === 'url') throw new Error('a url target cannot be started afresh');
   const launched = await spawnInstance(variant);
@@ -132,7 +139,8 @@ export async function freshInstance(c: CaseContext, variant?: string): Promise<{
 }
 
 /** A client of the target (for a `cmd:` target, of the instance this test file started; of the named
- * variant's instance when `variant` is given). */
+ * variant's instance when `variant` is given: a case asking for one declares `needs: ['launch']`, see
+ * stagedOn). */
 export async function connect(c: CaseContext, variant?: string): Promise<GrpcClient> {
   let address: string;
   if (target.kind === 'url') {

@@ -34,7 +34,6 @@ const RUNS: FaultRun[] = [
       'static/health/default-path',
       'static/health/exempt-basic-auth',
       // redirect-status
-      'static/redirects/array-form',
       'static/redirects/default-status-301',
       'static/redirects/status-301',
       // rate-limit
@@ -60,8 +59,17 @@ const RUNS: FaultRun[] = [
     ],
   },
   {
-    faults: ['strip-response-time', 'strip-security-headers', 'strip-cors', 'no-compression', 'help-fails'],
-    selection: ['static/response-time/**', 'static/helmet/**', 'static/cors/**', 'static/compression/**', 'static/order/**', 'static/cli/help*/**'],
+    // redirect-default-302 beside the order cases (rules without a status there too): one red clause.
+    faults: ['strip-response-time', 'strip-security-headers', 'strip-cors', 'no-compression', 'help-fails', 'redirect-default-302'],
+    selection: [
+      'static/response-time/**',
+      'static/helmet/**',
+      'static/cors/**',
+      'static/compression/**',
+      'static/order/**',
+      'static/cli/help*/**',
+      'static/redirects/**',
+    ],
     expectedRed: [
       'static/cli/help',
       'static/compression/options-object',
@@ -74,6 +82,8 @@ const RUNS: FaultRun[] = [
       'static/order/cors-before-basic-auth',
       'static/order/helmet-before-favicon',
       'static/order/response-time-before-cors',
+      // redirect-default-302
+      'static/redirects/default-status-301',
       'static/response-time/digits',
       'static/response-time/suffix',
       'static/response-time/true-adds-header',

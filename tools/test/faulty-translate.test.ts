@@ -38,7 +38,7 @@ const SPEECH_CASES = [
 
 const RUNS: FaultRun[] = [
   {
-    faults: ['flores200-accepted', 'not-allowed-invalid', 'unknown-model-default', 'precondition-internal', 'capabilities-field-1'],
+    faults: ['flores200-accepted', 'not-allowed-invalid', 'unknown-model-default', 'precondition-internal', 'capabilities-field-1', 'audio-limit-below-50-mb'],
     selection: [
       'translate/language-format/flores200-rejected/**',
       'translate/errors/model-not-allowed/**',
@@ -52,6 +52,7 @@ const RUNS: FaultRun[] = [
       'translate/capabilities/**',
       'translate/versioning/**',
       'translate/proto/get-capabilities-response/**',
+      'translate/limits/audio-size/**',
     ],
     expectedRed: [
       // flores200-accepted
@@ -70,6 +71,8 @@ const RUNS: FaultRun[] = [
       // capabilities-field-1
       'translate/proto/get-capabilities-response',
       'translate/versioning/reserved-supported-languages',
+      // audio-limit-below-50-mb
+      'translate/limits/audio-size',
     ],
   },
   {

@@ -75,7 +75,7 @@ variantSuite({
     },
     {
       // Answers that carry more, or other details, than the reference's.
-      variants: ['mime-alt', 'extra-headers', 'upload-201', 'health-extra', 'cors-200', 'no-ratelimit-headers', 'realm-alt'],
+      variants: ['mime-alt', 'extra-headers', 'upload-201', 'health-extra', 'cors-200', 'no-ratelimit-headers', 'realm-alt', 'strict-folders'],
       args: DESCRIBE_PM2,
       informational: [
         // mime-alt

@@ -1,11 +1,15 @@
 // The translate suite passes a different but right translation service: the permitted-variant front
 // (tools/test/variant/variant-translate.ts) over the reference changes only what document 000 leaves open,
 // and per set of variants no must-case fails or errs, and exactly the listed informational cases (the
-// reference's recorded choices the variant does not share) come out informational.
+// reference's recorded choices the variant does not share) come out informational. A running service given
+// as grpc:// (the other target form) leaves exactly the cases needing instances of their own not-applicable.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
-import { tempDir } from './run-cli.ts';
+import test from 'ava';
+import { launch, PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
+import type { JsonReport } from '../conform/report-json.ts';
+import { runTool, tempDir } from './run-cli.ts';
 import { variantSuite } from './variant-run.ts';
 import { EXTERNAL_MODEL_KEYS, TRANSLATE_VARIANTS, type TranslateVariant } from './variant/variant-translate-variants.ts';
 
@@ -86,4 +90,76 @@ variantSuite({
       ],
     },
   ],
+});
+
+// A running service given as grpc:// (the reference, started here): the suite cannot start instances of it,
+// so the cases needing an instance of their own (a condition the description stages on a variant, the
+// default port, the model lifetime read from a log) are not-applicable, and the others judge it as usual.
+const OWN_INSTANCE_CASES = [
+  'translate/capabilities/available-voices/empty-without-tts',
+  'translate/capabilities/stt-available/agrees-with-transcribe-without-stt',
+  'translate/capabilities/stt-available/false-without-stt',
+  'translate/config/audio-to-text/absent-means-no-stt',
+  'translate/config/auto-detect/absent-key-uses-heuristic',
+  'translate/config/model-ttl-minutes/kept-until-ttl-passes',
+  'translate/config/text-to-audio/empty-map-means-no-voice',
+  'translate/detect/blank-or-undetermined/und-with-zero-probability-unscored-variant',
+  'translate/detect/language-in-format/bcp47-tags-unscored-variant',
+  'translate/detect/native-raw-label/declared-labels',
+  'translate/detect/native-raw-label/labels-returned-unscored-variant',
+  'translate/detect/no-score-zero/arbitrary-unicode-text',
+  'translate/detect/no-score-zero/heuristic-variant-samples',
+  'translate/detect/probability-range/samples-unscored-variant',
+  'translate/detect/raw-label-form/unscored-variant-script-names',
+  'translate/detect/rpc/unscored-variant-script-samples',
+  'translate/errors/synthesize-without-voice/failed-precondition',
+  'translate/errors/transcribe-without-stt/failed-precondition',
+  'translate/errors/translate-audio-without-speech/stt-unconfigured',
+  'translate/errors/translate-audio-without-speech/tts-unconfigured',
+  'translate/language-format/bcp47-pivot/unscored-detector-label-converted',
+  'translate/models/lazy-load/nothing-before-first-speech-call',
+  'translate/models/lifecycle-visible/one-line-per-load-and-unload',
+  'translate/models/transitions/call-across-ttl-not-broken',
+  'translate/models/ttl-unload/released-then-loaded-again',
+  'translate/service/default-port/listens-on-5100',
+  'translate/synthesize/phonemizer-missing-code/failed-precondition-naming-it',
+  'translate/synthesize/phonemizer-required/fails-without-phonemizer',
+];
+
+test.serial('translate as a grpc:// target: the cases needing an instance of their own are not-applicable, none fails', async (t) => {
+  const { translate } = loadReferenceTargets(['translate']);
+  const server = await launch(translate!.command!, translate!.env ?? {}, {});
+  try {
+    const reports = tempDir();
+    const selection = [
+      'translate/capabilities/**',
+      'translate/config/**',
+      'translate/service/default-port/**',
+      'translate/detect/**',
+      'translate/errors/*-without-*/**',
+      'translate/language-format/bcp47-pivot/**',
+      'translate/models/**',
+      'translate/synthesize/phonemizer-*/**',
+    ];
+    const run = await runTool('conform', [
+      '--surface',
+      'translate',
+      '--target',
+      `translate=grpc://127.0.0.1:${server.port}`,
+      '--describe',
+      `translate=${REFERENCE_DESCRIPTION}`,
+      ...selection.flatMap((g) => ['--only', g]),
+      '--report-dir',
+      reports,
+    ]);
+    const report = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
+    const of = (outcome: string) => report.results.filter((r) => r.outcome === outcome);
+    t.deepEqual(of('fail').map((r) => `${r.id}: ${r.message.split('\n')[0]}`), []);
+    t.deepEqual(of('error').map((r) => `${r.id}: ${r.message.split('\n')[0]}`), []);
+    t.deepEqual(of('not-applicable').map((r) => r.id).sort(), [...OWN_INSTANCE_CASES].sort());
+    t.true(of('pass').length > 0, 'no case ran against the running service');
+    t.is(run.code, 0, `${run.stderr}\n${run.stdout.slice(-3000)}`);
+  } finally {
+    await server.stop();
+  }
 });

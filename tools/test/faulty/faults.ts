@@ -4,6 +4,8 @@ export const FAULTS = {
   'health-body': 'health status "OK", uptime a string',
   /** Every 301 becomes 302. */
   'redirect-status': 'redirects answer 302 instead of 301',
+  /** A redirect rule without a status answers 302 (an explicit status is kept). */
+  'redirect-default-302': 'redirects without a status answer 302',
   /** 429 becomes 200: the rate limit never bites. */
   'rate-limit': 'rate limit never answers 429',
   /** Paths with `..` are read from disk with a naive join: files outside the folders leak. */

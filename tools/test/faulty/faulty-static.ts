@@ -31,6 +31,23 @@ function mutateHealth(body: Buffer): Buffer {
 }
 
 
+/** The redirect rules with `status` set wherever a rule gives none (both forms). */
+function defaultStatus(redirects: unknown, status: number): unknown {
+  const withStatus = (rule: unknown): unknown =>
+    typeof rule === 'object' && rule !== null && (rule as { status?: unknown }).status === undefined ? { ...rule, status } : rule;
+  if (Array.isArray(redirects)) return redirects.map(withStatus);
+  if (typeof redirects !== 'object' || redirects === null) return redirects;
+  return Object.fromEntries(Object.entries(redirects).map(([from, to]) => [from, typeof to === 'string' ? { to, status } : withStatus(to)]));
+}
+
+/** The folder served at the site's root: the string, the array's first, or the object's `/` mount. */
+function rootFolder(folders: unknown): string {
+  if (typeof folders === 'string') return folders;
+  if (Array.isArray(folders)) return String(folders[0]);
+  const root = typeof folders === 'object' && folders !== null ? (folders as Record<string, unknown>)['/'] : undefined;
+  return typeof root === 'string' ? root : '.';
+}
+
 async function main(): Promise<void> {
   // Run with --target, the runner builds no reference bundle: build it on first use.
   if (!existsSync(REFERENCE)) loadReferenceTargets(['static']);
@@ -42,11 +59,12 @@ async function main(): Promise<void> {
   const publicPort = Number(site.port ?? process.env.PORT ?? 8000);
   // Claimed outside the ephemeral range: a port freed after listen(0) could be taken by another process first.
   const innerPort = (await freePorts(1))[0]!;
-  writeFileSync(join(process.cwd(), '.faulty-inner.json'), JSON.stringify({ ...site, port: innerPort }));
+  const redirects = on('redirect-default-302') && site.redirects !== undefined ? { redirects: defaultStatus(site.redirects, 302) } : {};
+  writeFileSync(join(process.cwd(), '.faulty-inner.json'), JSON.stringify({ ...site, port: innerPort, ...redirects }));
   runReference(['--config', '.faulty-inner.json']);
   const healthPath = typeof site.healthCheck === 'object' ? String((site.healthCheck as { path?: string }).path ?? '/__health__') : '/__health__';
   const customHeaders = Object.keys((site.headers as Record<string, string> | undefined) ?? {}).map((h) => h.toLowerCase());
-  const folder = typeof site.folders === 'string' ? site.folders : Array.isArray(site.folders) ? String(site.folders[0]) : '.';
+  const folder = rootFolder(site.folders);
 
   const front = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;

@@ -36,6 +36,8 @@ export const TOOLS_FAULTS = {
   'localization-auto-guessed': 'translate_localization accepts auto',
   /** transcribe_audio sends only the file's first 64 KiB (one chunk of a read stream). */
   'audio-first-chunk': 'transcribe_audio sends a truncated file',
+  /** transcribe_audio refuses (a tool error `PERMISSION_DENIED`) an absolute file_path outside $HOME. */
+  'home-files-only': 'transcribe_audio reads files under $HOME only',
   /** transcribe_audio reads a relative file_path from its working directory (informational clause). */
   'relative-path-accepted': 'transcribe_audio reads relative paths',
   /** detect_language's probability is reported as a percentage (0-100). */

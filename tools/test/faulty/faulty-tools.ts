@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ToolsFault } from './faulty-tools-faults.ts';
@@ -195,7 +195,20 @@ function parse(line: string): Json | undefined {
   }
 }
 
-/** A client message: altered, answered here (the API key), or relayed as it came. */
+/** Whether `path` is absolute and outside the home folder (home-files-only refuses it). */
+function outsideHome(path: unknown): boolean {
+  const home = process.env.HOME;
+  if (typeof path !== 'string' || !isAbsolute(path) || !home) return false;
+  const inside = relative(resolve(home), resolve(path));
+  return inside.startsWith('..') || isAbsolute(inside);
+}
+
+/** A tool error answered here, in the reference's form. */
+function toolError(id: unknown, text: string): void {
+  out.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } })}\n`);
+}
+
+/** A client message: altered, answered here (the API key, a file outside home), or relayed as it came. */
 function fromClient(line: string): void {
   const message = parse(line);
   const params = message?.params as { name?: string; arguments?: Json } | undefined;
@@ -205,8 +218,11 @@ function fromClient(line: string): void {
   }
   const tool = message.method === 'tools/call' ? params?.name : undefined;
   if (tool !== undefined && PAID_TOOLS.has(tool) && on('api-key-required') && !process.env.TRANSLATE_API_KEY) {
-    const text = 'UNAUTHENTICATED: set TRANSLATE_API_KEY to your API key';
-    out.write(`${JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }], isError: true } })}\n`);
+    toolError(message.id, 'UNAUTHENTICATED: set TRANSLATE_API_KEY to your API key');
+    return;
+  }
+  if (tool === 'transcribe_audio' && on('home-files-only') && outsideHome(params?.arguments?.file_path)) {
+    toolError(message.id, `PERMISSION_DENIED: ${String(params?.arguments?.file_path)} is outside ${process.env.HOME}; only files under it are read`);
     return;
   }
   if (tool !== undefined && params) {

@@ -36,6 +36,9 @@ export const TRANSLATE_FAULTS = {
   'segment-times-ms': 'segment times in milliseconds',
   /** TranscribeAudio's detected_language is a POSIX locale (`en_US`) when BCP-47 was asked for. */
   'detected-language-raw': 'detected_language not BCP-47',
+  /** TranscribeAudio and TranslateAudio refuse audio_data of 50,000,000 bytes or more with INVALID_ARGUMENT
+   * (a bound below 50 MB, in any reading of it). */
+  'audio-limit-below-50-mb': 'audio_data of 50,000,000 bytes refused',
   /** TranscribeAudio and TranslateAudio refuse a WAV of more than one channel with INVALID_ARGUMENT. */
   'stereo-refused': 'multi-channel WAV refused',
   /** TranslateAudio with source_language empty or `auto` answers INVALID_ARGUMENT. */

@@ -9,6 +9,8 @@ import { callReference, type Fields } from './faulty-translate-wire.ts';
 
 type IsOn = (fault: TranslateFault) => boolean;
 
+/** audio_data from this size on is refused by `audio-limit-below-50-mb`. */
+const REFUSED_AUDIO_BYTES = 50_000_000;
 /** A model of the reference target's configuration other than its default (pseudo). */
 const OTHER_MODEL = 'apertium';
 /** The model lines `models-loaded-eagerly` prints at start-up, in the reference's own form. */
@@ -82,6 +84,9 @@ export function speechFaults(on: IsOn) {
     /** The status the front answers itself instead of relaying, if any. */
     refusal(method: string, request: Fields): { code: status; details: string } | undefined {
       const audio = method === 'TranscribeAudio' || method === 'TranslateAudio' ? (request.audioData as Uint8Array) : undefined;
+      if (on('audio-limit-below-50-mb') && audio && audio.length >= REFUSED_AUDIO_BYTES) {
+        return { code: status.INVALID_ARGUMENT, details: `audio_data must be less than ${REFUSED_AUDIO_BYTES} bytes` };
+      }
       if (on('stereo-refused') && audio && (wavChannels(audio) ?? 1) > 1) {
         return { code: status.INVALID_ARGUMENT, details: 'audio_data must be a mono WAV file' };
       }

@@ -54,8 +54,9 @@ export function configPath(argv: string[], cwd = process.cwd()): string {
 
 // ---------------------------------------------------------------- --init
 
-/** Questions on the terminal: the folder first, the port, a back end, health, and the overwrite question
- * last (still before anything is written). */
+/** Questions on the terminal: settings to import first (a question with "port" inside a word, which is no
+ * port question), the folder, the port, a back end, health, and the overwrite question last (still before
+ * anything is written). */
 export async function init(argv: string[]): Promise<number> {
   if (!process.stdin.isTTY) {
     process.stderr.write('error: --init asks its questions on a terminal; run it in one\n');
@@ -70,6 +71,14 @@ export async function init(argv: string[]): Promise<number> {
   const yes = (answer: string): boolean => /^(y|yes)$/i.test(answer);
   try {
     const config: Record<string, unknown> = {};
+    const from = await ask('Import settings from an existing file? (its path, or no) [no] ', 'no');
+    if (!/^(n|no|none)$/i.test(from)) {
+      if (!existsSync(from)) {
+        process.stderr.write(`error: cannot import settings: no file ${from}\n`);
+        return 1;
+      }
+      Object.assign(config, JSON.parse(readFileSync(from, 'utf8')) as Record<string, unknown>);
+    }
     config.folders = await ask('Which folder holds the files to serve? (public) ', 'public');
     let port = 8000;
     for (let tries = 0; tries < 3; tries++) {

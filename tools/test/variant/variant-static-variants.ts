@@ -38,7 +38,8 @@ export const STATIC_VARIANTS = {
    * controlled by the other actions through a state file; --cluster-config reads `key = value` lines
    * (static/cli/cluster-manager, cli/cluster-start-background). */
   'cluster-foreground': 'a foreground cluster manager of its own',
-  /** --init asks other questions in another order and wording, the overwrite question last, and reads them
+  /** --init asks other questions in another order and wording (the first one, about importing settings,
+   * ends the command when answered with a path that is no file), the overwrite question last, and reads them
    * from a terminal only (static/cli/init-questions, init-overwrite-prompt). */
   'init-tty': 'another --init, on a terminal only',
   /** Usage on stderr, no -h, a --version flag, and exit status 1 for an unknown option
@@ -55,5 +56,9 @@ export const STATIC_VARIANTS = {
   'no-ratelimit-headers': 'no rate-limit headers',
   /** Another default realm for the Basic challenge (static/basic-auth/realm-default). */
   'realm-alt': 'another default realm',
+  /** `folders` only in the documented forms ("string, array of strings (searched in order), or object mapping
+   * URL path to directory (nestable)"): anything else, an array holding a mount object for one, is a startup
+   * error. */
+  'strict-folders': 'undocumented folders forms refused at startup',
 } as const;
 export type StaticVariant = keyof typeof STATIC_VARIANTS;

@@ -50,6 +50,29 @@ function sitePaths(file: string): SitePaths {
   return paths;
 }
 
+/** Whether `folders` has one of the documented forms: a string, an array of strings, or an object whose
+ * values are strings or such objects (nestable). */
+function documentedFolders(folders: unknown): boolean {
+  if (typeof folders === 'string') return true;
+  if (Array.isArray(folders)) return folders.every((f) => typeof f === 'string');
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const mounts = (v: unknown): boolean => typeof v === 'string' || (isObject(v) && Object.values(v).every(mounts));
+  return isObject(folders) && mounts(folders);
+}
+
+/** The first site whose `folders` is set in none of the documented forms (its index), if any. */
+function undocumentedFolders(file: string): number | undefined {
+  let sites: Record<string, unknown>[];
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    sites = (Array.isArray(parsed) ? parsed : [parsed]) as Record<string, unknown>[];
+  } catch {
+    return undefined; // the reference reports what is wrong with the file
+  }
+  const index = sites.findIndex((site) => site?.folders !== undefined && !documentedFolders(site.folders));
+  return index === -1 ? undefined : index;
+}
+
 /** Replaces a stream's write with one that passes each chunk of text through `change` (lines whole). */
 function rewriteStream(stream: NodeJS.WriteStream, change: (text: string) => string): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
@@ -152,6 +175,11 @@ async function main(): Promise<void> {
       process.exit = ((code?: number) => exit(code === 1 ? 3 : code)) as typeof process.exit;
     }
     if (on('no-sigterm')) noSignalHandlers();
+    const refused = on('strict-folders') && hasConfig ? undocumentedFolders(config) : undefined;
+    if (refused !== undefined) {
+      process.stderr.write(`error: folders (site ${refused + 1}): use a folder, an array of folders or an object of mount paths\n`);
+      process.exit(1);
+    }
   }
   installHttpVariants(on, hasConfig ? sitePaths(config) : { health: [], upload: [] });
 

@@ -38,6 +38,10 @@ export const TRANSLATE_VARIANTS = {
   'pcm16-only': '16-bit PCM input only',
   /** "50 MB" read as 50,000,000 bytes: larger audio_data is refused (translate/limits/audio-size-over). */
   'audio-limit-si': 'audio bound of 50,000,000 bytes',
+  /** A WAV holding more than VARIANT_MAX_AUDIO_SECONDS of audio is refused with INVALID_ARGUMENT, judged from
+   * its header and data size, whatever its size in bytes (bounds on duration are not stated:
+   * translate/limits/audio-duration-and-rate). */
+  'duration-bound': 'audio longer than a minute refused',
   /** Every answer carries an unknown field 15 (a later, additive version of the messages). */
   'extra-fields': 'an extra response field',
   /** Model keys of its own (see EXTERNAL_MODEL_KEYS), declared in the description it is run with ("Callers
@@ -50,6 +54,8 @@ export type TranslateVariant = keyof typeof TRANSLATE_VARIANTS;
 export const VARIANT_TTS_RATE = 24_000;
 /** `audio-limit-si`: the largest audio_data accepted. */
 export const VARIANT_AUDIO_LIMIT = 50_000_000;
+/** `duration-bound`: the longest audio accepted. */
+export const VARIANT_MAX_AUDIO_SECONDS = 60;
 /** `model-keys`: the variant's key → the reference target's key. */
 export const EXTERNAL_MODEL_KEYS: ReadonlyMap<string, string> = new Map([
   ['demo', 'pseudo'],

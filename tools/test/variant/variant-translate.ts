@@ -3,7 +3,8 @@
 // where each variant named in VARIANTS (comma-separated, see variant-translate-variants.ts) changes the
 // service only where document 000 leaves room (error wording and details, list order, timing, scores,
 // the TTS sample rate and WAV layout, segment splitting, speed 0, the BCP-47 form of detected languages,
-// the JSON layout, how duplicates count, the reading of "50 MB", extra fields and metadata, model keys).
+// the JSON layout, how duplicates count, the reading of "50 MB", a bound on duration, extra fields and
+// metadata, model keys).
 //
 //   node --import <tsx> tools/test/variant/variant-translate.ts [--port N] [reference options...]
 //
@@ -16,7 +17,7 @@ import { TranscriptionSegmentSchema } from '../../../proto/gen/vendor/translate/
 import { leafStrings, parseJson, stringAt } from '../../../reference/translate/service/json-tree.ts';
 import { type Forward, type Method, runFront } from '../faulty/faulty-translate-front.ts';
 import { decode, encode, type Fields } from '../faulty/faulty-translate-wire.ts';
-import { EXTERNAL_MODEL_KEYS, type TranslateVariant, VARIANT_AUDIO_LIMIT, VARIANT_TTS_RATE } from './variant-translate-variants.ts';
+import { EXTERNAL_MODEL_KEYS, type TranslateVariant, VARIANT_AUDIO_LIMIT, VARIANT_MAX_AUDIO_SECONDS, VARIANT_TTS_RATE } from './variant-translate-variants.ts';
 
 const variants = new Set((process.env.VARIANTS ?? '').split(',').filter(Boolean) as TranslateVariant[]);
 const on = (v: TranslateVariant): boolean => variants.has(v);
@@ -41,6 +42,9 @@ async function request(m: Method, bytes: Buffer): Promise<Forward> {
   const fields = decode(m.input, bytes);
   if (on('audio-limit-si') && fields.audioData instanceof Uint8Array && fields.audioData.length > VARIANT_AUDIO_LIMIT) {
     return refusal(status.RESOURCE_EXHAUSTED, `audio larger than ${VARIANT_AUDIO_LIMIT} bytes`);
+  }
+  if (on('duration-bound') && (m.name === 'TranscribeAudio' || m.name === 'TranslateAudio') && (seconds(fields.audioData as Uint8Array) ?? 0) > VARIANT_MAX_AUDIO_SECONDS) {
+    return refusal(status.INVALID_ARGUMENT, `audio longer than ${VARIANT_MAX_AUDIO_SECONDS} s`);
   }
   if (on('silence-refused') && (m.name === 'TranscribeAudio' || m.name === 'TranslateAudio') && silent(fields.audioData as Uint8Array)) {
     return refusal(status.INVALID_ARGUMENT, 'no sound in the audio');
@@ -124,6 +128,13 @@ function wavParts(audio: Uint8Array): { format: number; channels: number; rate: 
     at += 8 + size + (size % 2);
   }
   return undefined;
+}
+
+/** How many seconds of audio a WAV holds, from its header and data size (undefined for no WAV). */
+function seconds(audio: Uint8Array | undefined): number | undefined {
+  const wav = audio && wavParts(audio);
+  const frameBytes = wav ? (wav.channels * wav.bits) / 8 : 0;
+  return wav && frameBytes > 0 && wav.rate > 0 ? wav.data.length / frameBytes / wav.rate : undefined;
 }
 
 /** A 16-bit PCM WAV whose samples all stay within a few steps of zero. */
