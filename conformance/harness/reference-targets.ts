@@ -151,7 +151,7 @@ function resolveEntry(entries: Record<string, ReferenceEntry>, name: string, via
   const missing = new Set(missingPackages().map((p) => p.name));
   const without = Object.entries(withoutPackages).filter(([name]) => missing.has(name));
   const target = without.length === 0 ? entryTarget : { ...entryTarget, env: Object.assign({ ...entryTarget.env }, ...without.map(([, env]) => env)) };
-  const described = describe ? describeTarget(target, readDescription(join(PROJECT_ROOT, describe))) : target;
+  const described = describe ? describeTarget(target, readDescription(join(PROJECT_ROOT, describe), name)) : target;
   return backend ? { ...described, backend: resolveEntry(entries, backend, [...via, name]) } : described;
 }
 

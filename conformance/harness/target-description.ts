@@ -1,11 +1,53 @@
 // A target description: a small JSON file saying what a target offers beyond what the suite can ask it
 // (for example which model keys exist). `capabilities` are added to the target's, `env` to its environment,
 // `aliasCommand` names its short alias command (and adds the `alias` capability); the whole is handed to the
-// suite as `description`.
-import { readFileSync } from 'node:fs';
+// suite as `description`. Each suite declares its keys, with what each means, in
+// conformance/<surface>/description.schema.json (the runner's own keys in description-common.schema.json):
+// a description is checked against it when read, so a misspelt or misplaced key is named, not ignored.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { PROJECT_ROOT } from './project-root.ts';
 import type { TargetSpec } from './run-env.ts';
 
-export function readDescription(file: string): Record<string, unknown> {
+const COMMON_SCHEMA = join(PROJECT_ROOT, 'conformance', 'harness', 'description-common.schema.json');
+
+/** The file of the schema of `surface`'s descriptions. */
+export function descriptionSchemaFile(surface: string): string {
+  return join(PROJECT_ROOT, 'conformance', surface, 'description.schema.json');
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+/** The compiled schema of `surface`'s descriptions (its common keys included), or the common keys alone
+ * (others let through) for a suite that declares none of its own. */
+function validatorOf(surface: string): ValidateFunction {
+  let validate = validators.get(surface);
+  if (!validate) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    ajv.addSchema(JSON.parse(readFileSync(COMMON_SCHEMA, 'utf8')) as object);
+    const file = descriptionSchemaFile(surface);
+    const schema = existsSync(file)
+      ? (JSON.parse(readFileSync(file, 'utf8')) as object)
+      : { $ref: 'description-common.schema.json' };
+    validate = ajv.compile(schema);
+    validators.set(surface, validate);
+  }
+  return validate;
+}
+
+/** One line for a schema error: where, and what is wrong (an unknown key by its name). */
+function errorLine(e: ErrorObject): string {
+  const at = e.instancePath || '(top level)';
+  if (e.keyword === 'unevaluatedProperties' || e.keyword === 'additionalProperties') {
+    const key = (e.params as { unevaluatedProperty?: string; additionalProperty?: string });
+    return `${at}: unknown key "${key.unevaluatedProperty ?? key.additionalProperty}"`;
+  }
+  return `${at}: ${e.message ?? e.keyword}`;
+}
+
+/** The description in `file`, checked against the schema of `surface`'s descriptions. */
+export function readDescription(file: string, surface: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
@@ -15,16 +57,11 @@ export function readDescription(file: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new Error(`target description ${file}: expected a JSON object`);
   }
-  const { capabilities } = value as { capabilities?: unknown };
-  if (capabilities !== undefined && (!Array.isArray(capabilities) || capabilities.some((c) => typeof c !== 'string'))) {
-    throw new Error(`target description ${file}: "capabilities" must be an array of strings`);
-  }
-  const { env, aliasCommand } = value as { env?: unknown; aliasCommand?: unknown };
-  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => typeof v !== 'string'))) {
-    throw new Error(`target description ${file}: "env" must be an object of strings`);
-  }
-  if (aliasCommand !== undefined && (typeof aliasCommand !== 'string' || aliasCommand.trim() === '')) {
-    throw new Error(`target description ${file}: "aliasCommand" must be a command string`);
+  const validate = validatorOf(surface);
+  if (!validate(value)) {
+    const schema = existsSync(descriptionSchemaFile(surface)) ? `conformance/${surface}/description.schema.json` : 'conformance/harness/description-common.schema.json';
+    const lines = [...new Set((validate.errors ?? []).map(errorLine))];
+    throw new Error(`target description ${file} does not follow ${schema} (the keys and what each means):\n  ${lines.join('\n  ')}`);
   }
   return value as Record<string, unknown>;
 }

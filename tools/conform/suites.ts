@@ -69,7 +69,7 @@ export function resolveTargets(suites: Suite[], args: TargetArg[], describes: De
     const target = targets[surface];
     if (!target) throw new UsageError(`--describe ${surface}=…: no suite selected for surface ${surface}`);
     try {
-      targets[surface] = describeTarget(target, readDescription(file));
+      targets[surface] = describeTarget(target, readDescription(file, surface));
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
