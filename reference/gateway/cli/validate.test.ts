@@ -9,6 +9,7 @@ import { runValidate } from './validate.ts';
 import { GATEWAY_VERSION, runVersion } from './version.ts';
 
 const { dir, folder, remove } = scratchFolders('gateway-validate-');
+const TLS = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'static', 'tls');
 test.after.always(remove);
 
 const route = (path: string, strategy?: string) => ({ path, strategy, targets: [{ url: 'http://127.0.0.1:9001' }] });
@@ -88,6 +89,26 @@ test("the README's example passes validate", async (t) => {
   const example = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
   const cwd = folder();
   writeFileSync(join(cwd, 'gateway.yaml'), example ?? '');
+  // Its TLS site's pair, which validate reads as a start would.
+  for (const [name, fixture] of [['cert.pem', 'leaf.crt'], ['key.pem', 'leaf.key']] as const) writeFileSync(join(cwd, name), readFileSync(join(TLS, fixture)));
   const io = captureIo(cwd, { GATEWAY_TOKEN: 'readme-token' });
   t.is(await runValidate([], io), 0, io.stderrText);
+});
+
+test('validate reads the TLS pairs as a start would: missing, a broken block in the chain, or a key of another pair is invalid', async (t) => {
+  const pem = (name: string): string => readFileSync(join(TLS, name), 'utf8');
+  const broken = `${pem('leaf.crt')}-----BEGIN CERTIFICATE-----\nMIIBroken\n-----END CERTIFICATE-----\n`;
+  for (const [what, cert, key, cause] of [
+    ['missing', undefined, undefined, /ENOENT/],
+    ['a broken block', broken, pem('leaf.key'), /block 2 of the chain/],
+    ['a key of another pair', pem('leaf.crt'), pem('self-signed.key'), /does not belong/],
+  ] as const) {
+    const cwd = folder();
+    writeFileSync(join(cwd, 'gateway.yaml'), stringify({ sites: [{ port: 8443, tls: { cert: 'c.pem', key: 'k.pem' }, routes: [] }] }));
+    if (cert !== undefined) writeFileSync(join(cwd, 'c.pem'), cert);
+    if (key !== undefined) writeFileSync(join(cwd, 'k.pem'), key);
+    const io = captureIo(cwd);
+    t.is(await runValidate([], io), 1, what);
+    t.regex(io.stderrText, cause, what);
+  }
 });

@@ -1,10 +1,12 @@
 // `gateway validate [-c FILE]` (catalog gateway/cli/validate-exit-codes, validate-output): loads the config
-// exactly as `run` and POST /reload do (default gateway.yaml in the working directory). Valid: one line
+// exactly as `run` and POST /reload do (default gateway.yaml in the working directory), and reads its TLS
+// pairs as a start does (config/tls-pair.ts). Valid: one line
 // `<path>: valid (…)` on stdout, a `warning:` line on stderr per section configured but not compiled in,
 // exit 0. Invalid or unreadable: `error: <field>: <reason>` on stderr, exit 1. Bad flags: UsageError (2).
 //
 //   runValidate(args: string[], io: CliIo): Promise<number>   args are those after `validate`
 import { ConfigError, loadConfig, notCompiledInWarnings, resolveConfigPath } from '../config/load-config.ts';
+import { tlsFileProblems } from '../config/tls-pair.ts';
 import type { CliIo } from './admin-commands.ts';
 import { parseFlags } from './parse-flags.ts';
 
@@ -15,6 +17,12 @@ export async function runValidate(args: string[], io: CliIo): Promise<number> {
   const path = resolveConfigPath(file, io.cwd);
   try {
     const config = loadConfig(path, io.env);
+    // The TLS files as a start reads them: a pair that would not start is not valid.
+    const tls = tlsFileProblems(config);
+    if (tls.length > 0) {
+      for (const problem of tls) io.stderr(`error: ${problem}\n`);
+      return 1;
+    }
     for (const warning of notCompiledInWarnings(config)) io.stderr(`warning: ${warning}\n`);
     const routes = config.sites.flatMap((site) => site.routes);
     const targets = routes.reduce((sum, route) => sum + route.targets.length, 0);

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { GatewayError } from '../runtime/gateway-runtime.ts';
 import { ask, config, route, site, startGateway, startUpstream } from '../runtime/test-support.ts';
+import { type CachedResponse, MAX_VARIANTS, ResponseCache } from './response-cache.ts';
 
 test('GET 200 answers are cached per scheme, host, path and query; purge ignores the port', async (t) => {
   let n = 0;
@@ -97,4 +98,28 @@ test('purge without any cache is not-implemented; an invalid URL is bad-request'
   } finally {
     await cached.gateway.shutdown();
   }
+});
+
+test('the in-memory cache keeps its bytes under its budget, the newest first, and at most MAX_VARIANTS per key', (t) => {
+  const entry = (bytes: number, vary = ''): CachedResponse => ({
+    status: 200,
+    headers: {},
+    body: Buffer.alloc(bytes),
+    storedAt: 0,
+    expires: 60_000,
+    method: 'GET',
+    vary: vary === '' ? [] : ['accept-language'],
+    varyValues: vary === '' ? [] : [vary],
+    identity: '',
+  });
+  const cache = new ResponseCache(60_000, 1_000, 10 * 1024);
+  for (let i = 0; i < 30; i++) cache.store(`k${i}`, entry(1024));
+  t.true(cache.bytes <= 10 * 1024, `${cache.bytes} bytes`);
+  t.truthy(cache.get('k29', 'GET', {}, 1, ''));
+  t.is(cache.get('k0', 'GET', {}, 1, ''), undefined);
+  t.is(cache.get('k29', 'GET', {}, 1, 'another identity'), undefined, 'another identity is not served');
+  const many = new ResponseCache(60_000, 1_000, 1024 * 1024);
+  for (let i = 0; i < 100; i++) many.store('v', entry(10, `x-${i}`));
+  t.truthy(many.get('v', 'GET', { 'accept-language': 'x-99' }, 1, ''));
+  t.is(many.get('v', 'GET', { 'accept-language': `x-${99 - MAX_VARIANTS}` }, 1, ''), undefined);
 });

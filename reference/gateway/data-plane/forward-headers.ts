@@ -23,12 +23,16 @@ const WATCHED_LENGTHS = new Set([...HOP_BY_HOP, ...FORWARDED].map((name) => name
 /** The name lower-cased when it may be one the loops look for (or `always`), else '' (cheap on the hot path). */
 const watched = (name: string, always: boolean): string => (always || WATCHED_LENGTHS.has(name.length) ? name.toLowerCase() : '');
 
+/** Names a Connection header may not take off a message: a request without Host is not HTTP/1.1, and a
+ * client naming it must not reach the upstream without one. */
+const KEPT = new Set(['host']);
+
 function connectionTokens(value: string | string[] | undefined): Set<string> | undefined {
   if (value === undefined || value === 'keep-alive' || value === 'close') return undefined;
   const tokens = (Array.isArray(value) ? value.join(',') : value)
     .split(',')
     .map((token) => token.trim().toLowerCase())
-    .filter((token) => token !== '' && token !== 'close' && token !== 'keep-alive');
+    .filter((token) => token !== '' && token !== 'close' && token !== 'keep-alive' && !KEPT.has(token));
   return tokens.length === 0 ? undefined : new Set(tokens);
 }
 

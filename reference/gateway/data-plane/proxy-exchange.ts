@@ -36,7 +36,7 @@ export interface ExchangeOptions {
   targetHost: boolean;
   traffic: Traffic;
   /** Set when the answer may be stored: the site's cache and the request's key. */
-  cache: { store: SiteCache; key: string } | undefined;
+  cache: { store: SiteCache; key: string; identity: string } | undefined;
   filters: SiteFilters | undefined;
 }
 
@@ -299,6 +299,7 @@ export class ProxyExchange implements UpstreamHandler {
         method: o.req.method ?? 'GET',
         vary,
         varyValues: varyValues(o.req.headers, vary),
+        identity: o.cache.identity,
       });
     }
   }

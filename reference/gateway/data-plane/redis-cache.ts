@@ -32,8 +32,8 @@ export class RedisCache implements SiteCache {
     this.#prefix = prefix;
   }
 
-  async get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number): Promise<CachedResponse | undefined> {
-    return pickVariant(decode(await this.#store.read(this.#prefix + key)), method, requestHeaders, now);
+  async get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number, identity: string): Promise<CachedResponse | undefined> {
+    return pickVariant(decode(await this.#store.read(this.#prefix + key)), method, requestHeaders, now, identity);
   }
 
   store(key: string, entry: CachedResponse): void {

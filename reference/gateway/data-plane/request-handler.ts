@@ -1,4 +1,5 @@
-// The public listener's request pipeline, in order: GET /__health__; runtime denies and the site's
+// The public listener's request pipeline, in order: GET /__health__; the request target normalised once
+// (request-target.ts: 400 when it cannot be); runtime denies and the site's
 // ipFilter.deny (403); site by Host (404 without one); the site's access log and compression take hold of
 // the answer; the metrics path; a CORS preflight (204); the site's authentication (site-auth.ts: 401, 403, a
 // forward-auth answer, 502); rate-limit buckets (429); the serving sections (site-serving.ts: the middleware
@@ -8,12 +9,13 @@
 // rate-limit decision are the whole gateway's (runtime/cluster-*.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeAfterAnswer } from '../../shared/close-after-answer.ts';
-import { replaceHeaders, upstreamRequestHeaders } from './forward-headers.ts';
+import { changeHeaders, upstreamRequestHeaders } from './forward-headers.ts';
 import { type DenyList, matchesAny, parseClient } from './ip-filter.ts';
 import { renderMetrics, sendMetrics } from './metrics.ts';
 import { sendHealth, sendPlain } from './plain-responses.ts';
 import { type ExchangeOptions, ProxyExchange, type Traffic } from './proxy-exchange.ts';
 import { type CachedResponse, requestKey } from './response-cache.ts';
+import { normalisedTarget } from './request-target.ts';
 import { findLongest, pathOf, withoutPrefix } from './route-match.ts';
 import type { Refusal, Verdict } from './site-auth.ts';
 import type { SiteFilters } from './site-filters.ts';
@@ -44,6 +46,7 @@ export interface DataPlane {
 }
 
 const HEALTH_PATH = '/__health__';
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 const isRead = (method: string | undefined): boolean => method === 'GET' || method === 'HEAD';
 
@@ -162,11 +165,21 @@ export function createRequestHandler(
       plane.requestEnded();
     });
     if (plane.closing) res.shouldKeepAlive = false;
-    const url = req.url ?? '/';
     const method = req.method;
-    if (url === HEALTH_PATH && isRead(method)) {
+    if (req.url === HEALTH_PATH && isRead(method)) {
       sendHealth(res);
       return;
+    }
+    // Every later step (authentication and transforms included) reads this target; the access log the
+    // client's own (originalUrl).
+    const url = normalisedTarget(req.url ?? '/');
+    if (url === undefined) {
+      sendPlain(res, 400);
+      return;
+    }
+    if (url !== req.url) {
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
+      req.url = url;
     }
     const table = plane.table;
     const port = table.ports.get(configPort);
@@ -281,7 +294,7 @@ function routed(
       path: route.stripPrefix ? withoutPrefix(route.path, url) : url,
       retries: body ? 0 : site.config.retries,
       hasBody: body,
-      headers: replaceHeaders(filters === undefined ? forwarded : filters.requestHeaders(forwarded), set ?? []),
+      headers: changeHeaders(filters === undefined ? forwarded : filters.requestHeaders(forwarded), site.auth?.setHeaders ?? NO_NAMES, set ?? []),
       targetHost: proxy?.preserveHost === false,
       traffic: plane.traffic,
       cache,
@@ -291,19 +304,20 @@ function routed(
     return exchange;
   };
   const store = site.cache;
-  const key = store !== undefined && isRead(method) ? requestKey(scheme, req.headers.host, req.url) : undefined;
+  const key = store !== undefined && isRead(method) ? requestKey(scheme, req.headers.host, req.url ?? '/') : undefined;
   if (store === undefined || key === undefined) return forward(undefined);
+  const identity = site.auth?.identity(req, set) ?? '';
   const now = Date.now();
-  const entry = store.get(key, method!, req.headers, now);
+  const entry = store.get(key, method!, req.headers, now, identity);
   if (entry instanceof Promise) {
     // A Redis-kept cache: the exchange, if one starts, is handed to `later` (the handler's close listener).
     entry.then(
       (found) => {
         if (res.destroyed) return;
         if (found !== undefined) sendCached(res, found, Date.now(), filters);
-        else later(forward({ store, key }));
+        else later(forward({ store, key, identity }));
       },
-      () => !res.destroyed && later(forward({ store, key })),
+      () => !res.destroyed && later(forward({ store, key, identity })),
     );
     return undefined;
   }
@@ -311,5 +325,5 @@ function routed(
     sendCached(res, entry, now, filters);
     return undefined;
   }
-  return forward({ store, key });
+  return forward({ store, key, identity });
 }

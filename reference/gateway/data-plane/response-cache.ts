@@ -1,11 +1,16 @@
 // The response cache of a site, in memory (the Redis one is redis-cache.ts): GET/HEAD 200 answers, keyed by scheme + host without port + path
 // + query, so a purge URL with or without a port names the same entry (catalog gateway/cache-purge/*).
-// Variants (method, Vary) live under one key and are dropped together. Entries are bounded in number
-// (least recently stored first out) and in size.
+// Variants (method, Vary, the identity asking on a site that authenticates) live under one key and are
+// dropped together. Entries are bounded in number, variants per key, and bytes in all (least recently stored
+// first out), and each in size.
 import type { IncomingHttpHeaders } from 'node:http';
+import { normalisedTarget } from './request-target.ts';
 
 /** Bodies larger than this pass through without being stored. */
 export const MAX_ENTRY_BYTES = 1024 * 1024;
+/** The bytes a site's in-memory cache holds at most (the document gives no bound; catalog
+ * gateway/cache/memory-bound). */
+export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 export interface CachedResponse {
   status: number;
@@ -17,20 +22,32 @@ export interface CachedResponse {
   /** Request header values named by the response's Vary, in order. */
   vary: readonly string[];
   varyValues: readonly string[];
+  /** Who asked, on a site that authenticates ('' elsewhere): an answer is served to the same identity only
+   * (SiteAuth.identity). */
+  identity: string;
 }
 
-/** `http://host/path?query` from a request; undefined when the Host header cannot be read. */
-export function requestKey(scheme: string, host: string | undefined, url: string | undefined): string | undefined {
-  if (host === undefined || url === undefined || !URL.canParse(url, `${scheme}://${host}`)) return undefined;
-  return urlKey(new URL(url, `${scheme}://${host}`));
+/** `http://host/path?query` from a request: the host of its Host header (without the port) and its target as
+ * the pipeline normalised it (request-target.ts), taken as it is: never resolved again, so the key names what
+ * was routed and forwarded (`//other.host/x` is a path here, not a host). Undefined when the Host header is
+ * no host. */
+export function requestKey(scheme: string, host: string | undefined, target: string): string | undefined {
+  if (host === undefined || /[/?#@\\\s]/.test(host) || !URL.canParse(`${scheme}://${host}/`)) return undefined;
+  const { protocol, hostname } = new URL(`${scheme}://${host}/`);
+  return `${protocol}//${hostname}${target}`;
 }
 
-/** The same key from a purge URL; undefined when it is not an absolute URL. */
+/** The same key from a purge URL (its target normalised as a request's is); undefined when it is not an
+ * absolute URL. */
 export function purgeKey(url: string): string | undefined {
-  return URL.canParse(url) ? urlKey(new URL(url)) : undefined;
+  if (!URL.canParse(url)) return undefined;
+  const { protocol, host } = new URL(url);
+  const authorityEnd = url.indexOf('//') + 2;
+  const slash = url.slice(authorityEnd).search(/[/?#]/);
+  const rest = slash === -1 ? '/' : url.slice(authorityEnd + slash).replace(/#.*$/, '');
+  const target = normalisedTarget(rest.startsWith('/') ? rest : `/${rest}`);
+  return target === undefined ? undefined : requestKey(protocol.slice(0, -1), host, target);
 }
-
-const urlKey = (url: URL): string => `${url.protocol}//${url.hostname}${url.pathname}${url.search}`;
 
 export function varyNames(headers: IncomingHttpHeaders): string[] | undefined {
   const vary = headers['vary'];
@@ -51,11 +68,17 @@ export function varyValues(requestHeaders: IncomingHttpHeaders, names: readonly 
   return names.map((name) => headerValue(requestHeaders, name));
 }
 
-/** The fresh variant of `variants` for the request; a HEAD may be answered from a stored GET. */
-export function pickVariant(variants: readonly CachedResponse[], method: string, requestHeaders: IncomingHttpHeaders, now: number): CachedResponse | undefined {
+/** The fresh variant of `variants` for the request (of `identity`); a HEAD may be answered from a stored GET. */
+export function pickVariant(
+  variants: readonly CachedResponse[],
+  method: string,
+  requestHeaders: IncomingHttpHeaders,
+  now: number,
+  identity: string,
+): CachedResponse | undefined {
   let found: CachedResponse | undefined;
   for (const entry of variants) {
-    if (entry.expires <= now) continue;
+    if (entry.expires <= now || entry.identity !== identity) continue;
     if (entry.method !== method && !(method === 'HEAD' && entry.method === 'GET')) continue;
     if (!entry.vary.every((name, i) => headerValue(requestHeaders, name) === entry.varyValues[i])) continue;
     if (found === undefined || entry.method === method) found = entry;
@@ -63,19 +86,31 @@ export function pickVariant(variants: readonly CachedResponse[], method: string,
   return found;
 }
 
-/** `variants` with `entry` in place of the one it replaces (same method and Vary values), expired ones out. */
+/** Variants kept under one key at most (of methods, Vary values and identities): the oldest go first. */
+export const MAX_VARIANTS = 16;
+
+/** `variants` with `entry` in place of the one it replaces (same method, Vary values and identity), expired
+ * ones out, at most MAX_VARIANTS. */
 export function withVariant(variants: readonly CachedResponse[], entry: CachedResponse): CachedResponse[] {
-  const fresh = variants.filter(
-    (old) => old.expires > entry.storedAt && !(old.method === entry.method && old.varyValues.join('\n') === entry.varyValues.join('\n')),
-  );
+  const same = (old: CachedResponse): boolean =>
+    old.method === entry.method && old.identity === entry.identity && old.varyValues.join('\n') === entry.varyValues.join('\n');
+  const fresh = variants.filter((old) => old.expires > entry.storedAt && !same(old));
   fresh.push(entry);
-  return fresh;
+  return fresh.slice(-MAX_VARIANTS);
+}
+
+/** Bytes an entry holds: its body, and its headers and Vary values as text. */
+export function entryBytes(entry: CachedResponse): number {
+  let bytes = entry.body.length + 256 + entry.identity.length;
+  for (const [name, value] of Object.entries(entry.headers)) bytes += name.length + String(value).length + 4;
+  for (const value of entry.varyValues) bytes += value.length;
+  return bytes;
 }
 
 /** A site's cache: in this process's memory (below) or in Redis (redis-cache.ts, read asynchronously). */
 export interface SiteCache {
   readonly ttlMs: number;
-  get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number): CachedResponse | undefined | Promise<CachedResponse | undefined>;
+  get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number, identity: string): CachedResponse | undefined | Promise<CachedResponse | undefined>;
   store(key: string, entry: CachedResponse): void;
   /** Drops every variant of the key (true when something fresh was there); undefined when the store cannot
    * be purged (Redis). */
@@ -84,31 +119,47 @@ export interface SiteCache {
 
 export class ResponseCache implements SiteCache {
   readonly #entries = new Map<string, CachedResponse[]>();
+  readonly #bytes = new Map<string, number>();
+  #total = 0;
 
+  /** `maxBytes`: the bytes all entries may hold together (least recently stored first out). */
   constructor(
     readonly ttlMs: number,
     readonly maxEntries: number,
+    readonly maxBytes = MAX_CACHE_BYTES,
   ) {}
 
-  get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number): CachedResponse | undefined {
+  /** Bytes held now (bodies, headers, Vary values). */
+  get bytes(): number {
+    return this.#total;
+  }
+
+  get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number, identity: string): CachedResponse | undefined {
     const variants = this.#entries.get(key);
-    return variants === undefined ? undefined : pickVariant(variants, method, requestHeaders, now);
+    return variants === undefined ? undefined : pickVariant(variants, method, requestHeaders, now, identity);
   }
 
   store(key: string, entry: CachedResponse): void {
     const fresh = withVariant(this.#entries.get(key) ?? [], entry);
-    this.#entries.delete(key);
+    this.#drop(key);
+    const bytes = fresh.reduce((n, e) => n + entryBytes(e), 0);
+    if (bytes > this.maxBytes) return;
     this.#entries.set(key, fresh);
-    while (this.#entries.size > this.maxEntries) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
+    this.#bytes.set(key, bytes);
+    this.#total += bytes;
+    while (this.#entries.size > this.maxEntries || this.#total > this.maxBytes) this.#drop(this.#entries.keys().next().value as string);
   }
 
   /** Drops every variant of the key; true when something was there. */
   purge(key: string, now: number): boolean {
     const variants = this.#entries.get(key);
-    this.#entries.delete(key);
+    this.#drop(key);
     return variants?.some((entry) => entry.expires > now) ?? false;
+  }
+
+  #drop(key: string): void {
+    this.#total -= this.#bytes.get(key) ?? 0;
+    this.#bytes.delete(key);
+    this.#entries.delete(key);
   }
 }

@@ -4,7 +4,7 @@
 // (X-Consumer-Name) and holds it to its own rate limit. Built once per loaded config (with
 // the site table), so a reload swaps it whole. Basic and API keys answer at once; a JWT or a forward-auth
 // question makes the verdict a promise.
-import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import parseBasic from 'basic-auth';
 import { createLocalJWKSet, type JWTVerifyGetKey, jwtVerify } from 'jose';
@@ -37,8 +37,20 @@ type Check = (req: IncomingMessage, scheme: string, client: string) => Verdict |
 
 export class SiteAuth {
   readonly #checks: Check[] = [];
+  /** Request headers only authentication gives the upstream (forward auth's copyHeaders, the consumer's
+   * name): the client's own are taken off, so one the auth service did not answer cannot be forged. */
+  readonly setHeaders: ReadonlySet<string>;
+
+  /** Request headers that carry a credential the cache does not already keep apart (the API key's header,
+   * cookies; a request with Authorization is never stored, a key in the query is part of the cache key). */
+  readonly #credentialHeaders: readonly string[];
 
   constructor(config: SiteAuthConfig) {
+    this.#credentialHeaders = [(config.apiKey?.header ?? AUTH_DEFAULTS.apiKeyHeader).toLowerCase(), 'cookie'];
+    this.setHeaders = new Set([
+      ...(config.forward?.copyHeaders ?? []).map((name) => name.toLowerCase()),
+      ...(config.consumers === undefined ? [] : ['x-consumer-name']),
+    ]);
     const consumers = config.consumers ?? [];
     const users = consumers.flatMap((c) => (c.basic === undefined ? [] : [c.basic]));
     const keys = consumers.flatMap((c) => c.apiKeys);
@@ -51,6 +63,16 @@ export class SiteAuth {
     }
     const keysAt = config.apiKey ?? { header: AUTH_DEFAULTS.apiKeyHeader.toLowerCase(), query: undefined };
     if (config.consumers !== undefined) this.#checks.push(consumersCheck(config.consumers, keysAt));
+  }
+
+  /** Who is asking, for the response cache: a digest of the request's credentials and of what
+   * authentication set for the upstream (a consumer's name, forward auth's copied headers). An answer
+   * fetched for one identity is never served to another. */
+  identity(req: IncomingMessage, set: Verdict['set']): string {
+    const hash = createHash('sha256');
+    for (const name of this.#credentialHeaders) hash.update(`${name}\0${String(req.headers[name] ?? '')}\0`);
+    for (const [name, value] of set ?? []) hash.update(`${name}\0${value}\0`);
+    return hash.digest('base64url');
   }
 
   /** Runs the checks in order; a promise only once a check gives one. */

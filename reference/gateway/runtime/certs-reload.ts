@@ -1,11 +1,14 @@
-// POST /certs/reload: the pair is checked (a certificate is found, both PEMs parse, the key matches), then
+// POST /certs/reload: the pair is checked (config/tls-pair.ts: every block of the chain, the key matches), then
 // both files are written atomically to the first TLS site's tls.cert/tls.key: each to a temporary file in
 // the same folder, synced, given its mode (key 0600, certificate 0644), then renamed over the old one.
-// The running listeners keep their certificate until restart (catalog gateway/certs/*).
-import { createPrivateKey, type KeyObject, randomUUID, X509Certificate } from 'node:crypto';
+// Calls are taken one at a time. The running listeners keep their certificate until restart (catalog
+// gateway/certs/*).
+import { randomUUID } from 'node:crypto';
 import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import pLimit from 'p-limit';
 import type { GatewayConfig } from '../config/gateway-config.ts';
+import { pairProblem } from '../config/tls-pair.ts';
 import { GatewayError } from './gateway-runtime.ts';
 
 const CERT_MODE = 0o644;
@@ -15,27 +18,12 @@ const badRequest = (message: string, cause?: unknown): GatewayError =>
   new GatewayError('bad-request', message, { cause });
 
 export function checkPair(cert: string, key: string): void {
-  if (!cert.includes('-----BEGIN CERTIFICATE-----')) throw badRequest('cert: no PEM certificate found');
-  let certificate: X509Certificate;
-  try {
-    certificate = new X509Certificate(cert);
-  } catch (error) {
-    throw badRequest(`cert: not a valid PEM certificate (${(error as Error).message})`, error);
-  }
-  let privateKey: KeyObject;
-  try {
-    privateKey = createPrivateKey(key);
-  } catch (error) {
-    throw badRequest(`key: not a valid PEM private key (${(error as Error).message})`, error);
-  }
-  let matches = false;
-  try {
-    matches = certificate.checkPrivateKey(privateKey);
-  } catch {
-    matches = false;
-  }
-  if (!matches) throw badRequest('cert, key: the private key does not belong to the certificate');
+  const problem = pairProblem(cert, key);
+  if (problem !== undefined) throw badRequest(problem);
 }
+
+/** One certificate write at a time: two calls' renames never interleave into a mismatched pair on disk. */
+const oneAtATime = pLimit(1);
 
 async function writeTemp(path: string, text: string, mode: number): Promise<string> {
   const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
@@ -50,11 +38,11 @@ async function writeTemp(path: string, text: string, mode: number): Promise<stri
   return temp;
 }
 
-export async function writePair(
-  config: GatewayConfig,
-  cert: string,
-  key: string,
-): Promise<{ certPath: string; keyPath: string }> {
+export function writePair(config: GatewayConfig, cert: string, key: string): Promise<{ certPath: string; keyPath: string }> {
+  return oneAtATime(() => writeChecked(config, cert, key));
+}
+
+async function writeChecked(config: GatewayConfig, cert: string, key: string): Promise<{ certPath: string; keyPath: string }> {
   const site = config.sites.find((s) => s.tls !== undefined);
   if (site?.tls === undefined) throw badRequest('tls: no site has tls.cert and tls.key configured');
   checkPair(cert, key);

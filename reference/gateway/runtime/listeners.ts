@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Server as NetServer } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { GatewayConfig, SiteConfig } from '../config/gateway-config.ts';
+import { pairProblem } from '../config/tls-pair.ts';
 import { createHttp2Listener, type SecureOptions } from './http2-listener.ts';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -50,7 +51,11 @@ function readPair(site: SiteConfig & { tls: { cert: string; key: string } }, rea
       throw new Error(`${field}: cannot read ${path}: ${(error as Error).message}`, { cause: error });
     }
   };
-  return { cert: read(site.tls.cert, 'tls.cert'), key: read(site.tls.key, 'tls.key') };
+  const pair = { cert: read(site.tls.cert, 'tls.cert'), key: read(site.tls.key, 'tls.key') };
+  // A pair that does not belong together would listen and fail every handshake: refused at start.
+  const problem = pairProblem(pair.cert.toString('utf8'), pair.key.toString('utf8'));
+  if (problem !== undefined) throw new Error(`tls (${site.tls.cert}, ${site.tls.key}): ${problem}`);
+  return pair;
 }
 
 /** The TLS options of a port's TLS sites: the first one's pair by default, each host's by SNI. */
