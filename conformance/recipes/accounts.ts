@@ -116,7 +116,7 @@ export interface Invite {
 
 /** POST /api/admin/invites: its id and token (shapes.at.invite, shapes.at.inviteToken). */
 export async function newInvite(api: RecipesApi, token: string): Promise<Invite> {
-  const answer = await api.c.need('POST /api/admin/invites', () => api.ok('POST /api/admin/invites', api.call('POST', '/api/admin/invites', { token, json: {} })));
+  const answer = await api.c.need('POST /api/admin/invites', () => api.ok('POST /api/admin/invites', api.call('POST', '/api/admin/invites', { token, json: api.shapes.inviteBody })));
   return api.c.need('the id and token of the invite', () => inviteOf(api, answer));
 }
 

@@ -16,13 +16,13 @@ interface AdminCall {
 }
 
 /** Every admin endpoint of the table (GET /admin/settings's access is not stated), in an order the admin can
- * run them all: the deletions last. */
-function adminCalls(victimId: string, inviteId: string, tag: string): AdminCall[] {
+ * run them all: the deletions last. An invite is made with the target's body for one (shapes.inviteBody). */
+function adminCalls(api: RecipesApi, victimId: string, inviteId: string, tag: string): AdminCall[] {
   return [
     { name: 'PATCH /api/admin/settings', method: 'PATCH', path: '/api/admin/settings', json: { smtpFrom: `${tag}@example.test` } },
     { name: 'GET /api/admin/users', method: 'GET', path: '/api/admin/users' },
     { name: 'PATCH /api/admin/users/:id', method: 'PATCH', path: `/api/admin/users/${victimId}`, json: { isActive: false } },
-    { name: 'POST /api/admin/invites', method: 'POST', path: '/api/admin/invites', json: {} },
+    { name: 'POST /api/admin/invites', method: 'POST', path: '/api/admin/invites', json: api.shapes.inviteBody },
     { name: 'GET /api/admin/invites', method: 'GET', path: '/api/admin/invites' },
     { name: 'DELETE /api/admin/invites/:id', method: 'DELETE', path: `/api/admin/invites/${inviteId}` },
     { name: 'DELETE /api/admin/users/:id', method: 'DELETE', path: `/api/admin/users/${victimId}` },
@@ -46,7 +46,7 @@ check('recipes/admin-users/admin-role-required/only-admin-succeeds-nothing-chang
     ['no token', undefined],
     ['a user token', user.token],
   ] as const) {
-    for (const call of adminCalls(victimId, invite.id, 'intruder')) {
+    for (const call of adminCalls(api, victimId, invite.id, 'intruder')) {
       const res = await api.call(call.method, call.path, { token, ...(call.json === undefined ? {} : { json: call.json }) });
       t.true(refused(res), `${call.name} with ${who}: ${shown(res)}`);
     }
@@ -57,7 +57,7 @@ check('recipes/admin-users/admin-role-required/only-admin-succeeds-nothing-chang
   t.true(victimNow !== undefined && victimNow.isActive !== false, `the victim after refused PATCH and DELETE /api/admin/users/:id: ${JSON.stringify(victimNow)}`);
   t.deepEqual(await inviteIds(api, admin.token), invitesBefore, 'the invites listed after refused POST and DELETE /api/admin/invites');
   // The admin: each succeeds.
-  for (const call of adminCalls(victimId, invite.id, 'admin-change')) {
+  for (const call of adminCalls(api, victimId, invite.id, 'admin-change')) {
     const res = await api.call(call.method, call.path, { token: admin.token, ...(call.json === undefined ? {} : { json: call.json }) });
     t.true(is2xx(res), `${call.name} as the admin: ${shown(res)}`);
   }
@@ -137,7 +137,7 @@ check('recipes/admin-users/admin-refusal-status/401-without-token-403-for-users'
     [undefined, 401],
     [user.token, 403],
   ] as const) {
-    for (const call of adminCalls(victimId, invite.id, 'intruder')) {
+    for (const call of adminCalls(api, victimId, invite.id, 'intruder')) {
       const res = await api.call(call.method, call.path, { token, ...(call.json === undefined ? {} : { json: call.json }) });
       t.is(res.status, status, `${call.name} ${token ? 'as a user' : 'without a token'}: ${shown(res)}`);
     }

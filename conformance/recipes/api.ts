@@ -158,13 +158,34 @@ export class RecipesApi {
   }
 
   /** Creates the first admin (POST /api/admin/setup) and logs in. A link in the setup answer is followed
-   * first when login needs it (whether the setup admin verifies an email is not shown). */
-  async setupAdmin(email = newEmail('admin')): Promise<Account> {
+   * first when login needs it (whether the setup admin verifies an email is not shown); then registration is
+   * opened when the settings keep it closed (unless `openRegistration` is false: a case reading the fresh
+   * settings). */
+  async setupAdmin(email = newEmail('admin'), openRegistration = true): Promise<Account> {
     const name = 'Conformance Admin';
     const res = await this.c.need('POST /api/admin/setup (the first admin)', () =>
       this.ok('POST /api/admin/setup', this.call('POST', '/api/admin/setup', { json: { email, password: PASSWORD, name } })),
     );
-    return { email, password: PASSWORD, name, token: await this.loginAfter('the setup admin', email, res) };
+    const token = await this.loginAfter('the setup admin', email, res);
+    if (openRegistration) await this.registrationOpen(token);
+    return { email, password: PASSWORD, name, token };
+  }
+
+  /** Opens registration when the settings say it is closed: whether a fresh install lets anyone register is
+   * not stated (catalog recipes/settings/defaults), and the cases register their users. Settings the admin
+   * cannot read are left as they are (their own cases judge them). */
+  async registrationOpen(adminToken: string): Promise<void> {
+    const res = await this.call('GET', '/api/admin/settings', { token: adminToken });
+    let settings: unknown;
+    try {
+      settings = is2xx(res) ? this.read('settings', res) : undefined;
+    } catch {
+      return;
+    }
+    if (typeof settings !== 'object' || settings === null || (settings as Record<string, unknown>)['allowRegistration'] !== false) return;
+    await this.c.need('opening registration (PATCH /api/admin/settings {allowRegistration: true}: a fresh install keeps it closed)', () =>
+      this.ok('PATCH /api/admin/settings', this.call('PATCH', '/api/admin/settings', { token: adminToken, json: { allowRegistration: true } })),
+    );
   }
 
   /** The first admin of this instance: made once, shared by the cases on a shared instance. */

@@ -43,7 +43,7 @@ check('recipes/auth/register-checks-settings/closed-needs-invite', RECIPES, asyn
 check('recipes/invites/create/token-registers-while-closed', RECIPES, async (t, c) => {
   const { instance, admin } = await closedInstance(c);
   const { api } = instance;
-  const res = await api.call('POST', '/api/admin/invites', { token: admin.token, json: {} });
+  const res = await api.call('POST', '/api/admin/invites', { token: admin.token, json: api.shapes.inviteBody });
   if (!t.true(is2xx(res), `POST /api/admin/invites as the admin: ${shown(res)}`)) return;
   const invite = (() => {
     try {

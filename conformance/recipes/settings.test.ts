@@ -178,7 +178,8 @@ check('recipes/settings/patch-semantics/partial-typed-unknown-400', RECIPES, asy
 
 check('recipes/settings/defaults/fresh-values', RECIPES, async (t, c) => {
   const { api } = await start(c);
-  const admin = await api.admin();
+  // The settings as the install made them: registration is not opened (api.registrationOpen).
+  const admin = await api.setupAdmin(newEmail('admin'), false);
   const res = await api.call('GET', '/api/admin/settings', { token: admin.token });
   t.deepEqual(jsonOf(res), { allowRegistration: true, smtpHost: '', smtpPort: null, smtpUser: '', smtpPassSet: false, smtpFrom: '' }, shown(res));
 });

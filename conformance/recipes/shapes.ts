@@ -5,7 +5,7 @@
 //
 //   "shapes": {
 //     "rename": { "<entity>": { "<neutral path>": "<the target's field>" } },
-//                                    (entity: recipe, user, invite or settings; the path names the field from
+//                                    (entity: recipe, user, invite, settings or import; the path names the field from
 //                                     the entity's root, "steps/text" a field of each step: both ways, at that
 //                                     depth of that entity only)
 //     "at": { "<answer>": "<JSON pointer into the target's answer>" },    ("" is the whole body)
@@ -16,6 +16,7 @@
 //     "tagKey": "",                  (pointer, within one entry of the tags list, to the tag; when not declared:
 //                                     the entry itself, or the one string field of an object entry)
 //     "photoField": "photo",         (the multipart field of a photo upload)
+//     "inviteBody": {},              (the body, in neutral names, of POST /admin/invites)
 //     "verifyParam": "token",        (the query parameter of GET /api/auth/verify-email carrying the token)
 //     "linkToken": "token",          (the query parameter of a mailed or returned link holding its token,
 //     "verifyLinkToken", "resetLinkToken"   or of one kind of link: these default to linkToken)
@@ -48,8 +49,9 @@ export const ANSWERS = [
 ] as const;
 export type Answer = (typeof ANSWERS)[number];
 
-/** What `shapes.rename` renames fields of: each answer and request body holds one of them, or none. */
-export const ENTITIES = ['recipe', 'user', 'invite', 'settings'] as const;
+/** What `shapes.rename` renames fields of: each answer and request body holds one of them, or none (`import`:
+ * the body of POST /api/recipes/import-url, {url}; its answer, the draft, is a recipe). */
+export const ENTITIES = ['recipe', 'user', 'invite', 'settings', 'import'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
 /** The entity each answer holds (undefined: a value renames do not apply to). */
@@ -71,13 +73,14 @@ const ENTITY_OF: Readonly<Record<Answer, Entity | undefined>> = {
   draft: 'recipe',
 };
 
-/** The entity of a request body the cases send, by its endpoint (undefined: sent as it is, e.g. import's url). */
+/** The entity of a request body the cases send, by its endpoint (undefined: sent as it is). */
 export function entityOfRequest(method: string, path: string): Entity | undefined {
   const at = path.split('?')[0]!;
   if ((method === 'POST' && at === '/api/recipes') || (method === 'PATCH' && /^\/api\/recipes\/[^/]+$/.test(at))) return 'recipe';
   if (/^\/api\/auth\/(?:register|login|forgot-password|reset-password)$/.test(at) || at === '/api/admin/setup' || /^\/api\/admin\/users\/[^/]+$/.test(at)) return 'user';
   if (at === '/api/admin/settings') return 'settings';
   if (at.startsWith('/api/admin/invites')) return 'invite';
+  if (method === 'POST' && at === '/api/recipes/import-url') return 'import';
   return undefined;
 }
 
@@ -99,12 +102,14 @@ export interface Shapes {
   /** Declared pointer to the tag in a tags entry (undefined: found out, tagOf). */
   tagKey: string | undefined;
   photoField: string;
+  /** The body of POST /api/admin/invites, in neutral names (renamed through rename.invite). */
+  inviteBody: Readonly<Record<string, unknown>>;
   verifyParam: string;
   /** The token parameter of each kind of link. */
   linkToken: Readonly<Record<LinkKind, string>>;
 }
 
-const NO_RENAMES: Readonly<Record<Entity, RenameTree>> = { recipe: new Map(), user: new Map(), invite: new Map(), settings: new Map() };
+const NO_RENAMES: Readonly<Record<Entity, RenameTree>> = { recipe: new Map(), user: new Map(), invite: new Map(), settings: new Map(), import: new Map() };
 
 /** The reference's shapes. */
 export const NEUTRAL_SHAPES: Shapes = {
@@ -132,6 +137,7 @@ export const NEUTRAL_SHAPES: Shapes = {
   categoryKey: '/slug',
   tagKey: undefined,
   photoField: 'photo',
+  inviteBody: {},
   verifyParam: 'token',
   linkToken: { verify: 'token', reset: 'token' },
 };
@@ -147,7 +153,7 @@ const POINTER_KEYS = new Set(['categoryKey', 'tagKey']);
 export function shapesOf(declared: unknown): Shapes {
   if (declared === undefined) return NEUTRAL_SHAPES;
   if (!isObject(declared)) throw new ShapesError('target description: "shapes" must be an object');
-  const known = new Set(['rename', 'at', 'pageBase', ...STRING_KEYS]);
+  const known = new Set(['rename', 'at', 'pageBase', 'inviteBody', ...STRING_KEYS]);
   const unknown = Object.keys(declared).filter((k) => !known.has(k));
   if (unknown.length > 0) throw new ShapesError(`target description: "shapes" has unknown keys ${unknown.join(', ')}`);
   const strings: Partial<Record<(typeof STRING_KEYS)[number], string>> = {};
@@ -162,6 +168,8 @@ export function shapesOf(declared: unknown): Shapes {
   if (pageBase !== undefined && (typeof pageBase !== 'number' || !Number.isSafeInteger(pageBase))) {
     throw new ShapesError(`target description: "shapes.pageBase" must be an integer (the number of the first page), not ${JSON.stringify(pageBase)}`);
   }
+  const inviteBody = declared['inviteBody'];
+  if (inviteBody !== undefined && !isObject(inviteBody)) throw new ShapesError('target description: "shapes.inviteBody" must be an object (the body of POST /api/admin/invites)');
   const rename = renamesOf(declared['rename']);
   const linkToken = strings.linkToken ?? NEUTRAL_SHAPES.linkToken.verify;
   return {
@@ -173,6 +181,7 @@ export function shapesOf(declared: unknown): Shapes {
     categoryKey: strings.categoryKey ?? NEUTRAL_SHAPES.categoryKey,
     tagKey: strings.tagKey,
     photoField: strings.photoField ?? NEUTRAL_SHAPES.photoField,
+    inviteBody: inviteBody ?? NEUTRAL_SHAPES.inviteBody,
     verifyParam: strings.verifyParam ?? NEUTRAL_SHAPES.verifyParam,
     linkToken: { verify: strings.verifyLinkToken ?? linkToken, reset: strings.resetLinkToken ?? linkToken },
   };

@@ -66,6 +66,15 @@ export const RECIPES_VARIANTS = {
    * verification link keeps its own: `token`, or `code` with code-param) (recipes/email/link-fields: "the link
    * formats are not shown"). */
   'link-params': 'a token parameter per kind of link',
+  /** The page an import fetches is sent as `link` ({link: "https://…"}); a `url` field is not read
+   * (recipes/import/request-and-result: "The import request shape … and the answer are not shown"). */
+  'import-field-link': 'the import request names its page link',
+  /** POST /api/admin/invites needs the invitee's address ({email}); an invite asked for nobody is refused (400)
+   * (recipes/invites/representation: the invite's fields and the creation's body are not shown). */
+  'invite-for-email': 'an invite is made for an email address',
+  /** A fresh install keeps registration closed (allowRegistration false) until an admin opens it
+   * (recipes/settings/defaults: "Initial setting values are not stated"). */
+  'registration-closed-by-default': 'registration closed on a fresh install',
   /** Links in answers under `links` ({links: {verify}}, {links: {reset}}, {links: {invite}}) (recipes/email/
    * link-fields: "The response fields carrying the links and the link formats are not shown"). */
   'links-elsewhere': 'links under a field of their own',

@@ -50,6 +50,12 @@ async function start(): Promise<{ front: ReturnType<typeof createServer>; backen
   const dbFile = recipesDbFile(env);
   store = await openRecipesStore({ file: dbFile, log });
   if (on('numeric-ids')) numbers = new RecipeNumbers(`${dbFile}.recipe-numbers.json`);
+  if (on('registration-closed-by-default') && Object.keys(store.data.users).length === 0) {
+    // A fresh install: nobody registers until an admin opens registration.
+    await store.update((draft) => {
+      draft.settings.allowRegistration = false;
+    });
+  }
   const front = createServer((req, res) => void handle(req, res));
   front.listen(port);
   await Promise.race([once(front, 'listening'), once(front, 'error').then(([err]) => Promise.reject(err))]);
@@ -158,18 +164,25 @@ interface Pending {
   badCategory?: boolean;
 }
 
+/** A JSON request body read whole: the text and its value; the text alone when it is no JSON (the reference
+ * answers it), 'too-large' past JSON_CAP. */
+async function readJson(req: IncomingMessage): Promise<{ raw: Buffer; parsed: unknown } | Buffer | 'too-large'> {
+  const raw = await readAll(req, JSON_CAP);
+  if (raw === undefined) return 'too-large';
+  try {
+    return { raw, parsed: JSON.parse(raw.toString('utf8')) as unknown };
+  } catch {
+    return raw;
+  }
+}
+
 /** The request's body for the reference: translated when the variant's design differs, else streamed. */
-async function requestBody(req: IncomingMessage, route: Route, headers: IncomingHttpHeaders, pending: Pending): Promise<Buffer | IncomingMessage | 'too-large'> {
+async function requestBody(req: IncomingMessage, route: Route, headers: IncomingHttpHeaders, pending: Pending): Promise<Buffer | IncomingMessage | 'too-large' | 'no-invitee'> {
   const type = req.headers['content-type'];
   if ((on('own-shapes') || on('categories-from-recipes')) && route.kind === 'recipe-change' && isJson(type)) {
-    const raw = await readAll(req, JSON_CAP);
-    if (raw === undefined) return 'too-large';
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return raw;
-    }
+    const read = await readJson(req);
+    if (read === 'too-large' || Buffer.isBuffer(read)) return read;
+    const { parsed } = read;
     const recipe = (on('own-shapes') ? recipeToReference(parsed) : parsed) as Record<string, unknown>;
     if (on('categories-from-recipes') && typeof recipe === 'object' && recipe !== null && 'category' in recipe) {
       const category = recipe['category'];
@@ -180,6 +193,25 @@ async function requestBody(req: IncomingMessage, route: Route, headers: Incoming
       delete recipe['category'];
     }
     const body = Buffer.from(JSON.stringify(recipe));
+    headers['content-length'] = String(body.length);
+    return body;
+  }
+  if (on('invite-for-email') && route.kind === 'invite' && isJson(type)) {
+    const read = await readJson(req);
+    if (read === 'too-large' || Buffer.isBuffer(read)) return read;
+    const { raw, parsed } = read;
+    // An invite is made for someone: without their address there is nothing to make.
+    const email = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>)['email'] : undefined;
+    if (typeof email !== 'string' || email === '') return 'no-invitee';
+    return raw;
+  }
+  if (on('import-field-link') && route.kind === 'draft' && isJson(type)) {
+    const read = await readJson(req);
+    if (read === 'too-large' || Buffer.isBuffer(read)) return read;
+    const { parsed } = read;
+    // The page to import is `link`; a `url` field is not what this design reads.
+    const { link, ...rest } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+    const body = Buffer.from(JSON.stringify({ ...rest, url: link }));
     headers['content-length'] = String(body.length);
     return body;
   }
@@ -230,6 +262,10 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const body = await requestBody(req, route, headers, pending);
     if (body === 'too-large') {
       await send(res, errorOf(on, 413, 'The request body is too large.'), {}, { Connection: 'close' });
+      return;
+    }
+    if (body === 'no-invitee') {
+      await send(res, errorOf(on, 400, 'email: an invite is made for an email address.'));
       return;
     }
     if (pending.badCategory) {
