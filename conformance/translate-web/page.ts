@@ -119,11 +119,18 @@ export async function submit(c: CaseContext, page: Page, form: PageForm, values:
         continue;
       }
       const tag = await page.$eval(selector, (element) => element.tagName);
-      if (tag === 'SELECT') await page.selectOption(selector, value);
-      else await page.fill(selector, value);
+      if (tag !== 'SELECT') await page.fill(selector, value);
+      else if (await offers(page, selector, value)) await page.selectOption(selector, value);
+      // Which languages a page offers, and by which option values, is its own: one it lacks leaves its choice.
+      else c.note(`# ${selector} offers no option ${value}: the page's own choice stands`);
     }
     await page.click(form.submit);
   });
+}
+
+/** Whether the <select> at `selector` has an option whose value or label is `value`. */
+function offers(page: Page, selector: string, value: string): Promise<boolean> {
+  return page.$eval(selector, (element, wanted) => [...(element as HTMLSelectElement).options].some((o) => o.value === wanted || o.label === wanted), value);
 }
 
 /** How long the page may stay quiet (no request to its route under way or sent) before a case stops

@@ -182,6 +182,28 @@ export function answer<T>(c: CaseContext, what: string, call: Promise<GrpcOutcom
   });
 }
 
+/** For a case sending the pair's text with an auto source: the target's detector must take the text for the
+ * pair's source, or the case cannot judge its own clause. Which language a detector finds for a given text
+ * is its own (a script-based one takes any Latin text for one language), so another answer makes the case
+ * not-applicable (the description's pair should be one the detector recognises); a DetectLanguage that fails
+ * leaves it `error` naming translate/detect/rpc. Asked once per client. */
+export async function pairDetected(c: CaseContext, client: GrpcClient): Promise<void> {
+  let asked = detections.get(client);
+  if (!asked) {
+    asked = client.call(TranslateService.method.detectLanguage, { text: facts.pair.text });
+    detections.set(client, asked);
+  }
+  const out = await asked;
+  if (out.codeName !== 'OK' || !out.response) {
+    c.inconclusive(`DetectLanguage of the pair's text (translate/detect/rpc), needed to know what an auto source is detected as: ${out.codeName} ${out.message}`);
+  }
+  const primary = (tag: string): string => tag.split('-')[0]!.toLowerCase();
+  if (primary(out.response.language) !== primary(facts.pair.source)) {
+    throw new NotApplicable(`the target's detector takes the pair's text ${JSON.stringify(facts.pair.text)} for "${out.response.language}", not ${facts.pair.source}: describe a pair whose text it recognises`);
+  }
+}
+const detections = new WeakMap<GrpcClient, Promise<GrpcOutcome<{ language: string }>>>();
+
 /** What GetCapabilities reports, as a step a case needs. */
 export function capabilities(c: CaseContext, client: GrpcClient): Promise<GetCapabilitiesResponse> {
   return answer(c, 'GetCapabilities', client.call(TranslateService.method.getCapabilities, {}));

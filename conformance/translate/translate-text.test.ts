@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { TranslateService, type TranslateTextRequest } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
-import { answer, capabilities, connect, defaultModelKey, facts } from './target.ts';
+import { answer, capabilities, connect, defaultModelKey, facts, pairDetected } from './target.ts';
 
 /** A request's fields, any of them given. */
 type Fields<T> = Partial<Omit<T, '$typeName' | '$unknown'>>;
@@ -38,7 +38,9 @@ check('translate/translate-text/rpc/translates-pair', async (t, c) => {
 for (const source of ['', 'auto']) {
   const name = source === '' ? 'empty-source' : 'auto-source';
   check(`translate/translate-text/auto-detect-source/${name}-detects-language`, async (t, c) => {
-    const out = await translate(await connect(c), { sourceLanguage: source });
+    const client = await connect(c);
+    await pairDetected(c, client);
+    const out = await translate(client, { sourceLanguage: source });
     t.is(out.codeName, 'OK', out.message);
     t.is(primary(out.response!.detectedLanguage), primary(pair.source), `detected_language: ${out.response!.detectedLanguage}`);
     t.not(out.response!.translatedText, pair.text, 'translated_text is the input unchanged');
@@ -47,6 +49,7 @@ for (const source of ['', 'auto']) {
 
 check('translate/translate-text/auto-detect-source/same-translation-as-explicit', async (t, c) => {
   const client = await connect(c);
+  await pairDetected(c, client);
   const [auto, explicit] = await Promise.all([translate(client, { sourceLanguage: 'auto' }), answer(c, 'TranslateText with the explicit source', translate(client))]);
   if (!t.is(auto.codeName, 'OK', auto.message)) return;
   t.is(auto.response!.translatedText, explicit.translatedText);
@@ -67,6 +70,7 @@ check('translate/translate-text/detected-language-only-on-auto/explicit-native-s
 
 check('translate/translate-text/detected-language-only-on-auto/auto-source-fills-it', async (t, c) => {
   const client = await connect(c);
+  await pairDetected(c, client);
   const outcomes = await Promise.all(['', 'auto'].map((s) => translate(client, { sourceLanguage: s })));
   t.deepEqual(
     outcomes.map((o) => o.codeName),
@@ -79,7 +83,9 @@ check('translate/translate-text/detected-language-only-on-auto/auto-source-fills
 for (const format of ['', 'bcp47']) {
   const name = format === '' ? 'empty-format' : 'bcp47-format';
   check(`translate/translate-text/detected-language-format/${name}-gives-bcp47-tag`, async (t, c) => {
-    const out = await translate(await connect(c), { sourceLanguage: 'auto', languageFormat: format });
+    const client = await connect(c);
+    await pairDetected(c, client);
+    const out = await translate(client, { sourceLanguage: 'auto', languageFormat: format });
     t.is(out.codeName, 'OK', out.message);
     t.regex(out.response!.detectedLanguage, BCP47);
     t.is(primary(out.response!.detectedLanguage), primary(pair.source));
@@ -88,6 +94,7 @@ for (const format of ['', 'bcp47']) {
 
 check('translate/translate-text/detected-language-format/native-format-gives-native-code', async (t, c) => {
   const client = await connect(c);
+  await pairDetected(c, client);
   const out = await translate(client, { sourceLanguage: 'auto', targetLanguage: native.target, languageFormat: 'native' });
   const detected = client.call(TranslateService.method.detectLanguage, { text: pair.text, languageFormat: 'native' });
   const { language: label } = await answer(c, "DetectLanguage with native (the detector's own label)", detected);
@@ -123,7 +130,7 @@ check('translate/translate-text/model-used/names-requested-key', async (t, c) =>
 
 check('translate/translate-text/model-used/names-default-key-when-empty', async (t, c) => {
   const model = defaultModelKey();
-  const out = await translate(await connect(c), { model: '', sourceLanguage: 'auto' });
+  const out = await translate(await connect(c), { model: '' });
   t.is(out.codeName, 'OK', out.message);
   t.is(out.response!.modelUsed, model);
 });

@@ -20,8 +20,8 @@ const REFERENCE_DESCRIPTION = join(PROJECT_ROOT, 'conformance/translate/referenc
 type Description = Record<string, unknown> & { variants: Record<string, { command?: string }> };
 
 /** The reference target's description (the front relays to a reference configured like it), with its
- * commands starting the front, and with `modelKeys` the variant's own model keys. */
-function description(modelKeys: boolean): string {
+ * commands starting the front, with `modelKeys` the variant's own model keys, and `over` laid on top. */
+function description(modelKeys: boolean, name = modelKeys ? 'description-model-keys' : 'description', over: (d: Description) => void = () => undefined): string {
   const text = readFileSync(REFERENCE_DESCRIPTION, 'utf8');
   const external = new Map([...EXTERNAL_MODEL_KEYS].map(([outside, inside]) => [inside, outside]));
   const keyed = (key: string, value: unknown): unknown => {
@@ -33,12 +33,25 @@ function description(modelKeys: boolean): string {
   described.variants['phonemizer-missing']!.command = `{node} ${FRONT} --port {port}`;
   const dir = join(tempDir(), 'variant-translate');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, modelKeys ? 'description-model-keys.json' : 'description.json');
+  over(described);
+  const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(described, null, 2));
   return file;
 }
 
 const ALL = Object.keys(TRANSLATE_VARIANTS) as TranslateVariant[];
+
+/** The reference run as a target with the heuristic detector (no Translation:AutoDetect, declared `unscored`)
+ * and described by a Spanish -> English pair: a script-based detector takes the Spanish text for English, so
+ * the cases that translate the pair's text from an auto source cannot judge theirs (not-applicable), and
+ * every other case judges the other pair. */
+const otherPair = (): string =>
+  description(false, 'description-es-en-heuristic', (d) => {
+    d.env = { ...(d.env as Record<string, string> | undefined), Translation__AutoDetect: 'null' };
+    d.detector = 'unscored';
+    d.pair = { model: '', source: 'es', target: 'en', text: 'Buenos días, amigos', native: { source: 'spa', target: 'eng' } };
+    d.detectorLabels = (d.detectorLabels as { variant?: string }[]).filter((l) => l.variant !== undefined);
+  });
 
 /** Golden localization fixtures, each with its byte-for-byte layout case. */
 const GOLDEN_LAYOUTS = ['app-ui', 'checkout-existing', 'context-hints', 'ordered-unicode', 'values-and-blanks'].map(
@@ -87,6 +100,39 @@ variantSuite({
         'translate/transcribe/wav-encodings/8-24-bit-and-float-accepted',
         'translate/transcribe/wav-encodings/generated-depths-accepted',
         'translate/transcribe/wav-encodings/golden-transcriptions',
+      ],
+    },
+    {
+      // The heuristic detector and a Spanish -> English pair (otherPair): the text cases judge that pair.
+      variants: [],
+      selection: [
+        'translate/translate-text/**',
+        'translate/language-format/**',
+        'translate/proto/translate-text-*/**',
+        'translate/proto/detect-language-*/**',
+        'translate/detect/**',
+        'translate/localization/rpc/**',
+        'translate/errors/unsupported-language/**',
+      ],
+      args: ['--describe', `translate=${otherPair()}`],
+      informational: [
+        // The heuristic takes the Spanish text for English: the reference's answers for the pair's text differ.
+        'translate/language-format/bcp47-output-form/primary-subtag-and-und',
+        'translate/language-format/native-output-source/translate-text-model-vocabulary',
+      ],
+      notApplicable: [
+        'translate/language-format/bcp47-pivot/detected-source-reaches-model',
+        'translate/language-format/bcp47-pivot/unscored-detector-label-converted',
+        'translate/language-format/empty-means-bcp47/translate-text-same-as-bcp47',
+        'translate/proto/translate-text-request/source-number',
+        'translate/proto/translate-text-response/documented-numbers-and-types',
+        'translate/translate-text/auto-detect-source/auto-source-detects-language',
+        'translate/translate-text/auto-detect-source/empty-source-detects-language',
+        'translate/translate-text/auto-detect-source/same-translation-as-explicit',
+        'translate/translate-text/detected-language-format/bcp47-format-gives-bcp47-tag',
+        'translate/translate-text/detected-language-format/empty-format-gives-bcp47-tag',
+        'translate/translate-text/detected-language-format/native-format-gives-native-code',
+        'translate/translate-text/detected-language-only-on-auto/auto-source-fills-it',
       ],
     },
   ],

@@ -10,9 +10,10 @@ export const WEB_VARIANTS = {
   /** The protobuf message design with proto field names only (lowerCamel refused) and bytes in base64url
    * ("JSON bodies of these routes: not shown"). */
   'snake-case': 'snake_case bodies, base64url bytes',
-  /** Its own page (other layout, other selectors, labelled results, a select for the target language), whose
-   * client retries 502/503/504 and also 429 and network failures, 4 times, after 300-2400 ms
-   * (translate-web/routes/client-page, client/no-other-retry, client/retry-policy). */
+  /** Its own page (other layout, other selectors, labelled results, a select for the target language that
+   * offers no Spanish: the languages a page offers are its own), whose client retries 502/503/504 and also
+   * 429 and network failures, 4 times, after 300-2400 ms (translate-web/routes/client-page,
+   * client/no-other-retry, client/retry-policy). */
   'page-alt': 'another page and retry policy',
   /** gRPC failures as RFC 9457 problem+json with other statuses: 422 for INVALID_ARGUMENT, 412 for
    * FAILED_PRECONDITION, 502 for UNAVAILABLE, 500 for INTERNAL… ("Error message texts and error details: not
