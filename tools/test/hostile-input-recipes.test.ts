@@ -3,7 +3,9 @@
 // meant to make a list expensive, imports aimed at the machine itself, slow clients. Each gets its status and a
 // JSON error (or nothing outside the uploads), the server's peak memory stays bounded, and it still answers.
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { listenOnFreePort, releasePorts } from '../../conformance/harness/free-ports.ts';
 import { launch, type Launched } from '../../conformance/harness/launch.ts';
@@ -137,3 +139,101 @@ test.serial('slow clients holding 50 connections with half-sent heads do not sto
     t.is(answer.status, 200);
   });
 });
+
+// Issue 31, finding 6: while SMTP is unset (the default) the document requires the reset link in the answer, so
+// anyone who knows an email (the admin's too) can set its password. What the reference does to make that hard to
+// miss and small (catalog recipes/email/links-in-answer-exposure): a start-up warning naming the SMTP settings,
+// the API docs saying so, answered reset links valid 15 minutes, forgot-password limited per address (unknown
+// addresses alike, so the limit tells nothing), and a log line for every reset.
+test.serial('links in answers while SMTP is unset: warned at start, in the docs, short-lived, limited per address, logged', async (t) => {
+  await attack(t, async () => {
+    t.regex(server.stderr(), /^recipes: warning: .*anyone.*smtpHost.*$/m, 'the start-up warning');
+    t.is(server.stderr().match(/^recipes: warning: .*smtpHost/gm)?.length, 1, 'one line');
+    const docs = JSON.parse((await call('GET', '/api/openapi.json')).body) as {
+      info: { description: string };
+      paths: Record<string, { post?: { description?: string; responses: Record<string, unknown> } }>;
+    };
+    t.regex(docs.info.description, /SMTP.*not configured[\s\S]*anyone[\s\S]*smtpHost/i, 'the docs page (info.description)');
+    t.regex(docs.paths['/api/auth/forgot-password']?.post?.description ?? '', /smtpHost/, 'forgot-password operation');
+    t.truthy(docs.paths['/api/auth/forgot-password']?.post?.responses['429'], 'forgot-password documents its 429');
+
+    // The attack: the admin's reset link, asked by anyone; then the same address again and again.
+    const admin = 'admin@hostile.test';
+    const first = await call('POST', '/api/auth/forgot-password', { body: JSON.stringify({ email: admin }) });
+    t.is(first.status, 200, first.body);
+    const resetUrl = (JSON.parse(first.body) as { resetUrl?: string }).resetUrl ?? '';
+    t.regex(resetUrl, /\/reset-password\?token=/, 'the document requires the link in the answer');
+    const stored = JSON.parse(readFileSync(join(server.dir, 'data', 'recipes.json'), 'utf8')) as { tokens: Record<string, { purpose: string; createdAt: string; expiresAt: string }> };
+    const lifetimes = Object.values(stored.tokens).map((token) => [token.purpose, Date.parse(token.expiresAt) - Date.parse(token.createdAt)]);
+    t.deepEqual(lifetimes, [['reset-password', 15 * 60_000]], 'an answered reset link lives 15 minutes');
+    t.regex(server.stderr(), /^recipes: warning: a password reset link for admin@hostile\.test \(admin\) was returned in an answer/m);
+    const answers: Answer[] = [];
+    for (let i = 0; i < 5; i++) answers.push(await call('POST', '/api/auth/forgot-password', { body: JSON.stringify({ email: admin }) }));
+    t.deepEqual(answers.map((a) => a.status), [200, 200, 429, 429, 429], 'three per address in 15 minutes');
+    refusedAsJson(t, answers[4]!, 429, 'the sixth request');
+    t.regex(answers[4]!.body, /too many/i);
+    const unknown: number[] = [];
+    for (let i = 0; i < 4; i++) unknown.push((await call('POST', '/api/auth/forgot-password', { body: JSON.stringify({ email: 'nobody@hostile.test' }) })).status);
+    t.deepEqual(unknown, [200, 200, 200, 429], 'an unknown address is limited alike');
+
+    // The takeover itself still works (the document requires it), and is logged. The admin keeps its password.
+    const latest = new URL((JSON.parse(answers[1]!.body) as { resetUrl: string }).resetUrl).searchParams.get('token');
+    const done = await call('POST', '/api/auth/reset-password', { body: JSON.stringify({ token: latest, password: 'a long enough password 1' }) });
+    t.is(done.status, 200, done.body);
+    t.regex(server.stderr(), /^recipes: password reset for admin@hostile\.test \(admin\)/m, 'the reset is logged');
+    const login = await call('POST', '/api/auth/login', { body: JSON.stringify({ email: admin, password: 'a long enough password 1' }) });
+    token = (JSON.parse(login.body) as { token: string }).token;
+  });
+});
+
+// Issue 31, finding 12: one user grew the store without bound (25 recipes of 638 KB: everyone's writes 5× slower,
+// a list of 16 MB). Bounded (catalog recipes/limits/recipe-bytes, user-quota, list-answer-size): a recipe's
+// fields at most 64 KiB of JSON (413), a user at most 1,000 recipes and 8 MiB (403), so a list page of 100 is at
+// most about 7 MB.
+test.serial('one user growing the store: big recipes 413, the quota 403, list answers bounded in bytes', async (t) => {
+  const hoarder = await verifiedUser('hoarder@hostile.test');
+  await attack(t, async () => {
+    // 638 KB: 100 steps of 5,000 characters, 200 ingredients of 600, a description of 5,000.
+    const huge = JSON.stringify({
+      title: 'Huge',
+      description: 'd'.repeat(5000),
+      ingredients: Array.from({ length: 200 }, (_, i) => ({ name: `${i} ${'i'.repeat(600)}` })),
+      steps: Array.from({ length: 100 }, (_, i) => ({ order: i + 1, text: 's'.repeat(5000) })),
+    });
+    t.true(huge.length > 630_000 && huge.length < 2 ** 20, `${huge.length} bytes`);
+    for (let i = 0; i < 25; i++) {
+      const answer = await call('POST', '/api/recipes', { token: hoarder, body: huge });
+      refusedAsJson(t, answer, 413, `huge recipe ${i + 1}`);
+    }
+    t.regex((await call('POST', '/api/recipes', { token: hoarder, body: huge })).body, /65536 bytes/, 'names the bound');
+
+    // Just under the bound: 12 steps of 5,000 characters (about 61 KB); until the quota answers.
+    const big = (i: number) => JSON.stringify({ title: `Big ${i}`, steps: Array.from({ length: 12 }, (_, s) => ({ order: s + 1, text: 's'.repeat(5000) })) });
+    let created = 0;
+    let refusal: Answer | undefined;
+    for (let i = 0; i < 200 && refusal === undefined; i++) {
+      const answer = await call('POST', '/api/recipes', { token: hoarder, body: big(i) });
+      if (answer.status === 201) created++;
+      else refusal = answer;
+    }
+    t.true(created >= 130 && created <= 140, `${created} recipes of ~61 KB before the quota (8 MiB)`);
+    refusedAsJson(t, refusal ?? { status: 201, body: '' }, 403, 'over the quota');
+    t.regex(refusal?.body ?? '', /quota/i);
+    // Everyone else still writes.
+    t.is((await call('POST', '/api/recipes', { token, body: JSON.stringify({ title: 'Someone else' }) })).status, 201);
+    const list = await call('GET', '/api/recipes?mine=true&limit=100', { token: hoarder });
+    t.is(list.status, 200);
+    t.true(list.body.length < 7_000_000, `a list page of 100: ${list.body.length} bytes`);
+  });
+});
+
+/** A registered, verified, logged-in user's token. */
+async function verifiedUser(email: string): Promise<string> {
+  const password = 'a long enough password 2';
+  const registered = await call('POST', '/api/auth/register', { body: JSON.stringify({ email, password, name: 'Hoarder' }) });
+  const verification = (JSON.parse(registered.body) as { verificationUrl?: string }).verificationUrl;
+  if (verification === undefined) throw new Error(`register: ${registered.status} ${registered.body}`);
+  await call('GET', new URL(verification).pathname + new URL(verification).search);
+  const login = await call('POST', '/api/auth/login', { body: JSON.stringify({ email, password }) });
+  return (JSON.parse(login.body) as { token: string }).token;
+}

@@ -58,9 +58,10 @@ export class OneTimeTokens {
 
   /**
    * A new token. `subject` is the user it acts for: required for verify-email and reset-password (whose earlier
-   * unused token it replaces), null for an invite.
+   * unused token it replaces), null for an invite. `lifetimeMs`: shorter than the kind's (a reset link returned
+   * in an answer rather than mailed).
    */
-  async issue(kind: OneTimeKind, subject: string | null, createdBy: string | null = null): Promise<IssuedToken> {
+  async issue(kind: OneTimeKind, subject: string | null, createdBy: string | null = null, lifetimeMs?: number): Promise<IssuedToken> {
     if ((kind === 'invite') !== (subject === null)) {
       throw new TypeError(`a ${kind} token ${kind === 'invite' ? 'has no' : 'needs a'} subject`);
     }
@@ -73,7 +74,7 @@ export class OneTimeTokens {
       subject,
       createdBy,
       createdAt,
-      expiresAt: createdAt + this.#lifetimes[kind],
+      expiresAt: createdAt + (lifetimeMs ?? this.#lifetimes[kind]),
     };
     await this.#repository.put(record, { replace: subject !== null });
     return { token, record };

@@ -1,11 +1,12 @@
 // The one error of the HTTP layer: a status from a closed list, the message of the standard error body and, for
 // validation, the fields at fault (catalog recipes/errors/error-body). Faults of the other modules (AuthError,
-// MailError, StoreError) are mapped to it here and nowhere else; anything unforeseen is a 500 whose details go to
-// the log only (recipes/errors/internal).
+// MailError, StoreError and the system errors of a refused write, through storage-errors.ts) are mapped to it here
+// and nowhere else; anything unforeseen is a 500 whose details go to the log only (recipes/errors/internal).
 import { AuthError } from '../auth/index.ts';
 import { MailError } from '../mail/index.ts';
+import { storageRefusal } from './storage-errors.ts';
 
-export const API_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 500, 502, 503] as const;
+export const API_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502, 503, 507] as const;
 export type ApiStatus = (typeof API_STATUSES)[number];
 
 export interface FieldProblem {
@@ -59,9 +60,17 @@ export function unauthenticated(tokenSent: boolean, cause?: unknown): ApiError {
   });
 }
 
-/** The ApiError for any thrown value; `internal` is true when it is a fault to log. */
-export function toApiError(err: unknown): { error: ApiError; internal: boolean } {
+/**
+ * The ApiError for any thrown value; `internal` is true when it is a fault to log with its stack, `logLine` the
+ * one line to log for a fault that is the machine's, not the code's (a disk that is full or read-only).
+ */
+export function toApiError(err: unknown): { error: ApiError; internal: boolean; logLine?: string } {
   if (err instanceof ApiError) return { error: err, internal: err.status === 500 };
+  const storage = storageRefusal(err);
+  if (storage !== undefined) {
+    const error = new ApiError(storage.status, storage.message, { cause: err });
+    return { error, internal: false, logLine: err instanceof Error ? err.message : String(err) };
+  }
   if (err instanceof AuthError) {
     switch (err.code) {
       case 'password-policy': // the message names the field and the bound

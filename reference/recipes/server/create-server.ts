@@ -14,8 +14,10 @@ import { mountAdminUsers } from './admin-users-routes.ts';
 import { mountAuth } from './auth-handler.ts';
 import { mountDocs } from './docs-routes.ts';
 import { mountInvites } from './invites-routes.ts';
+import { LINKS_IN_ANSWERS_WARNING, linksInAnswers } from './link-delivery.ts';
 import { DEFAULT_JSON_LIMIT, sendError, sendJson } from './json-io.ts';
 import { mountPasswordReset } from './password-handler.ts';
+import type { QuotaLimits } from './recipe-quota.ts';
 import { mountRecipes } from './recipes-routes.ts';
 import { createContext, type Log, type ServerContext } from './server-context.ts';
 import { mountSettings } from './settings-handler.ts';
@@ -35,6 +37,8 @@ export interface RecipesServerOptions {
   readonly log?: Log;
   /** RECIPES_IMPORT_PRIVATE=allow: the import may fetch from private addresses (default: refused). */
   readonly importPrivate?: boolean | undefined;
+  /** What one user may keep; default DEFAULT_QUOTA (1,000 recipes, 8 MiB). */
+  readonly quota?: QuotaLimits | undefined;
 }
 
 export interface RecipesServer {
@@ -69,12 +73,14 @@ export async function startRecipesServer(options: RecipesServerOptions): Promise
     log,
     ...(options.mailTimeoutMs === undefined ? {} : { mailTimeoutMs: options.mailTimeoutMs }),
     importPrivate: options.importPrivate,
+    quota: options.quota,
   });
 
   const app = polka({
     server,
     onError(err, req, res) {
-      const { error, internal } = toApiError(err);
+      const { error, internal, logLine } = toApiError(err);
+      if (logLine !== undefined) log(`${req.method} ${req.originalUrl ?? req.url}: ${error.status}: ${logLine}`);
       if (internal) {
         const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
         log(`${req.method} ${req.originalUrl ?? req.url}: ${detail}`);
@@ -101,6 +107,7 @@ export async function startRecipesServer(options: RecipesServerOptions): Promise
   await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))]);
   const { port } = server.address() as AddressInfo;
   appUrl = resolveAppUrl(options.appUrl, port);
+  if (linksInAnswers(context)) log(LINKS_IN_ANSWERS_WARNING);
   const host = options.host === undefined || options.host.includes(':') ? (options.host ? `[${options.host}]` : 'localhost') : options.host;
   return {
     server,

@@ -15,9 +15,11 @@ export const accountPaths: JsonObject = {
   '/api/auth/register': {
     post: operation({
       id: 'register',
+      writes: true,
       tag: 'auth',
       summary: 'Register an account',
-      description: 'Checks allowRegistration and inviteToken. The email must then be verified before login.',
+      description:
+        'Checks allowRegistration and inviteToken. The email must then be verified before login. While smtpHost is empty the verification link is in the answer (verificationUrl), so an address is verified by whoever registers it.',
       access: 'public',
       body: { schema: 'Registration' },
       success: { status: 201, description: 'Account created (unverified).', schema: 'Registered' },
@@ -32,6 +34,7 @@ export const accountPaths: JsonObject = {
   '/api/auth/verify-email': {
     get: operation({
       id: 'verifyEmail',
+      writes: true,
       tag: 'auth',
       summary: 'Verify an email address',
       access: 'public',
@@ -61,18 +64,24 @@ export const accountPaths: JsonObject = {
   '/api/auth/forgot-password': {
     post: operation({
       id: 'forgotPassword',
+      writes: true,
       tag: 'auth',
       summary: 'Ask for a password reset link',
-      description: 'The same message whether or not an account has the email.',
+      description:
+        'The same message whether or not an account has the email. While smtpHost is empty (SMTP not configured) the reset link is in the answer (resetUrl), valid 15 minutes: anyone who knows an address, the admin\'s included, can set its password. Configure smtpHost, smtpPort, smtpUser, smtpPass and smtpFrom (PATCH /api/admin/settings) to mail it instead (valid 1 hour). Every reset is logged.',
       access: 'public',
       body: { schema: 'ForgotPassword' },
       success: { status: 200, description: 'Issued (for an existing account).', schema: 'ForgotPasswordAnswer' },
-      errors: { 502: 'The reset mail could not be sent.' },
+      errors: {
+        429: 'More than 3 requests for this address in 15 minutes ("Too many password reset requests…"), whether or not an account has it; Retry-After gives the seconds to wait.',
+        502: 'The reset mail could not be sent.',
+      },
     }),
   },
   '/api/auth/reset-password': {
     post: operation({
       id: 'resetPassword',
+      writes: true,
       tag: 'auth',
       summary: 'Set a new password with a reset token',
       description: 'Tokens issued before the reset are refused afterwards.',
@@ -87,6 +96,7 @@ export const accountPaths: JsonObject = {
     get: operation({ id: 'setupStatus', tag: 'setup', summary: 'Whether an admin exists', access: 'public', success: { status: 200, description: 'First-run state.', schema: 'SetupStatus' } }),
     post: operation({
       id: 'setup',
+      writes: true,
       tag: 'setup',
       summary: 'Create the first admin',
       description: 'The admin is verified and logged in at once.',
@@ -100,6 +110,7 @@ export const accountPaths: JsonObject = {
     get: operation({ id: 'getSettings', tag: 'settings', summary: 'Application settings', access: 'admin', success: { status: 200, description: 'The settings.', schema: 'Settings' } }),
     patch: operation({
       id: 'updateSettings',
+      writes: true,
       tag: 'settings',
       summary: 'Change settings',
       description: 'Partial: only the keys sent change; smtpPass omitted stays.',
@@ -123,6 +134,7 @@ export const accountPaths: JsonObject = {
   '/api/admin/users/{id}': {
     patch: operation({
       id: 'updateUser',
+      writes: true,
       tag: 'admin-users',
       summary: "Change a user's role or status",
       description: "Holds from the user's next request, for tokens issued before it too.",
@@ -134,6 +146,7 @@ export const accountPaths: JsonObject = {
     }),
     delete: operation({
       id: 'deleteUser',
+      writes: true,
       tag: 'admin-users',
       summary: 'Delete a user',
       description: "Also deletes the user's recipes, their photos, the favorites pointing at them and the user's favorites.",
@@ -147,6 +160,7 @@ export const accountPaths: JsonObject = {
   '/api/admin/invites': {
     post: operation({
       id: 'createInvite',
+      writes: true,
       tag: 'invites',
       summary: 'Create an invite link',
       description: 'Single use, valid 7 days. The token and link are shown only in this answer.',
@@ -167,6 +181,7 @@ export const accountPaths: JsonObject = {
   '/api/admin/invites/{id}': {
     delete: operation({
       id: 'revokeInvite',
+      writes: true,
       tag: 'invites',
       summary: 'Revoke an invite',
       access: 'admin',

@@ -30,6 +30,15 @@ const DESCRIPTION = [
   '',
   'Authenticate with `Authorization: Bearer <token>`, the token of POST /api/auth/login or /api/admin/setup.',
   'Errors answer `{"error": "…"}`, with `details: [{field, message}]` naming every field at fault on a 400.',
+  '',
+  '**Warning: while SMTP is not configured (smtpHost empty, the default), verification and password reset links are',
+  'returned in the API answers, as the recipe manager\'s specification requires: anyone who knows an account\'s',
+  'email address, the admin\'s included, can set its password.** Set smtpHost, smtpPort, smtpUser, smtpPass and',
+  'smtpFrom with PATCH /api/admin/settings to mail the links instead. Until then, answered reset links are valid',
+  '15 minutes, forgot-password takes 3 requests per address per 15 minutes, and every reset is logged.',
+  '',
+  'Limits: a recipe\'s fields at most 64 KiB of JSON (413); per user 1,000 recipes and 8 MiB by default (403). A',
+  'write the disk refuses answers 507 (disk full) or 503 (read-only), and changes nothing.',
 ].join('\n');
 
 /** A new copy of the document (callers may keep or change it). */

@@ -29,7 +29,9 @@ export interface OperationSpec {
     readonly headers?: JsonObject;
   };
   /** Status → when it is answered. */
-  readonly errors?: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 502, string>>>;
+  readonly errors?: Readonly<Partial<Record<400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502, string>>>;
+  /** The operation writes to the data file (or the photo folder): it may answer 507 and 503 (storage-errors.ts). */
+  readonly writes?: boolean;
 }
 
 const errorBody = { 'application/json': { schema: ref('Error') } };
@@ -64,8 +66,12 @@ export function operation(spec: OperationSpec): JsonObject {
   const errors: Record<number, string | undefined> = { ...spec.errors };
   if (spec.body !== undefined) {
     errors[400] ??= 'Invalid input: the body is not a JSON object, or fields are at fault (details names each).';
-    errors[413] = 'The body is larger than 1 MiB.';
+    errors[413] ??= 'The body is larger than 1 MiB.';
     errors[415] = 'The body is not JSON.';
+  }
+  if (spec.writes) {
+    errors[503] = 'Not saved, nothing changed: the data folder is read-only or may not be written, or the server is stopping.';
+    errors[507] = "Not saved, nothing changed: the server's disk is full (or its disk quota exhausted).";
   }
   if (spec.access === 'bearer' || spec.access === 'admin') responses['401'] = unauthorized();
   if (spec.access === 'admin') errors[403] = 'The caller is not an active admin ("Admin access required").';

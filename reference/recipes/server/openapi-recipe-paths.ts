@@ -4,15 +4,19 @@
 import type { JsonObject } from './openapi-json-schema.ts';
 import { PHOTO_LIMIT_TEXT } from './openapi-recipe-schemas.ts';
 import { type OperationSpec, operation } from './openapi-operations.ts';
+import { DEFAULT_QUOTA, RECIPE_MAX_BYTES } from './recipe-quota.ts';
 
 const LIST_QUERY = ['Q', 'Tag', 'Category', 'Page', 'Limit'];
 const NOT_FOUND = 'No such recipe, or a private recipe of another user ("Recipe not found").';
 const NOT_OWNER = 'A public recipe of another user ("Not the owner of this recipe"); nothing changed.';
 const page = { status: 200, description: 'One page of the matching recipes, newest first.', schema: 'RecipePage' } as const;
+const TOO_LARGE = `The body is larger than 1 MiB, or the recipe's fields would take more than ${RECIPE_MAX_BYTES} bytes of JSON ("Recipe too large").`;
+const QUOTA = `The owner's quota would be passed: at most ${DEFAULT_QUOTA.recipes} recipes and ${DEFAULT_QUOTA.bytes} bytes of recipe fields per user by default (RECIPES_QUOTA_RECIPES, RECIPES_QUOTA_BYTES; "Recipe quota reached").`;
 
 function photoUpload(id: string, summary: string, parameters: string[], notFound: string): JsonObject {
   const spec: OperationSpec = {
     id,
+    writes: true,
     tag: 'photos',
     summary,
     description: 'Replaces the previous photo (its file is deleted). The type is checked from the bytes.',
@@ -37,7 +41,7 @@ export const recipePaths: JsonObject = {
       id: 'listRecipes',
       tag: 'recipes',
       summary: 'List recipes',
-      description: "The caller's own recipes and every public one; all filters hold at once.",
+      description: `The caller's own recipes and every public one; all filters hold at once. At most 100 per page, each at most ${RECIPE_MAX_BYTES} bytes of fields: a page is at most about 7 MB.`,
       access: 'bearer',
       parameters: [...LIST_QUERY, 'Mine', 'Saved'],
       success: page,
@@ -45,11 +49,13 @@ export const recipePaths: JsonObject = {
     }),
     post: operation({
       id: 'createRecipe',
+      writes: true,
       tag: 'recipes',
       summary: 'Create a recipe',
       access: 'bearer',
       body: { schema: 'NewRecipe' },
       success: { status: 201, description: 'The recipe, owned by the caller.', schema: 'Recipe' },
+      errors: { 403: QUOTA, 413: TOO_LARGE },
     }),
   },
   '/api/recipes/public': {
@@ -101,6 +107,7 @@ export const recipePaths: JsonObject = {
     }),
     patch: operation({
       id: 'updateRecipe',
+      writes: true,
       tag: 'recipes',
       summary: 'Update a recipe',
       description: 'Owner or admin. Steps whose order survives keep their photos.',
@@ -108,10 +115,11 @@ export const recipePaths: JsonObject = {
       parameters: ['RecipeId'],
       body: { schema: 'RecipeChange' },
       success: { status: 200, description: 'The recipe after the change.', schema: 'Recipe' },
-      errors: { 403: NOT_OWNER, 404: NOT_FOUND },
+      errors: { 403: `${NOT_OWNER} Or, for a change that grows the recipe: ${QUOTA}`, 404: NOT_FOUND, 413: TOO_LARGE },
     }),
     delete: operation({
       id: 'deleteRecipe',
+      writes: true,
       tag: 'recipes',
       summary: 'Delete a recipe',
       description: 'Owner or admin; its photos and the favorites pointing at it go too.',
@@ -130,6 +138,7 @@ export const recipePaths: JsonObject = {
   '/api/recipes/{id}/saved': {
     post: operation({
       id: 'saveRecipe',
+      writes: true,
       tag: 'favorites',
       summary: 'Save to favorites',
       description: 'Idempotent.',
@@ -140,6 +149,7 @@ export const recipePaths: JsonObject = {
     }),
     delete: operation({
       id: 'unsaveRecipe',
+      writes: true,
       tag: 'favorites',
       summary: 'Remove from favorites',
       description: 'Idempotent.',

@@ -8,6 +8,7 @@ import { ApiError } from './api-error.ts';
 import { inListsOf, RECIPE_NOT_FOUND } from './recipe-access.ts';
 import type { RecipeFields } from './recipe-fields.ts';
 import type { RecipeOrder } from './recipe-list.ts';
+import { checkedRecipeBytes, RecipeQuota } from './recipe-quota.ts';
 import type { ServerContext } from './server-context.ts';
 import { removeUploadedFiles } from './uploaded-files.ts';
 
@@ -31,29 +32,56 @@ const named = (photos: readonly (string | null)[]) => photos.filter((name): name
 export class RecipeWrites {
   readonly #ctx: ServerContext;
   readonly #order: RecipeOrder;
+  readonly #quota: RecipeQuota;
 
   constructor(ctx: ServerContext, order: RecipeOrder) {
     this.#ctx = ctx;
     this.#order = order;
+    this.#quota = new RecipeQuota(ctx.store, ctx.quota, fieldsOf);
   }
 
+  /** A 413 for a recipe over the size bound, a 403 over the owner's quota (recipe-quota.ts). */
   async create(owner: DeepReadonly<User>, fields: RecipeFields): Promise<DeepReadonly<Recipe>> {
+    const release = this.#quota.reserve(owner.id, { count: 1, bytes: checkedRecipeBytes(fields) });
     const now = new Date().toISOString();
     const id = randomUUID();
     const recipe: Recipe = { id, ownerId: owner.id, ...storedFields(fields), photo: null, createdAt: now, updatedAt: now };
-    await this.#ctx.store.update((draft) => {
-      draft.recipes[id] = recipe;
-    });
+    try {
+      await this.#ctx.store.update((draft) => {
+        draft.recipes[id] = recipe;
+      });
+    } finally {
+      release();
+    }
     const stored = this.#ctx.store.data.recipes[id]!;
     this.#order.noteWrite({ added: stored });
     return stored;
   }
 
-  /** Applies the fields present; steps whose order survives keep their photos, the others' files are removed. */
+  /**
+   * Applies the fields present; steps whose order survives keep their photos, the others' files are removed. A
+   * 413 when the result is over the size bound, a 403 when its growth passes the owner's quota.
+   */
   async change(id: string, change: Partial<RecipeFields>): Promise<void> {
+    const { recipes } = this.#ctx.store.data;
+    if (!Object.hasOwn(recipes, id)) throw new ApiError(404, RECIPE_NOT_FOUND);
+    const current = recipes[id]!;
+    const growth = checkedRecipeBytes({ ...fieldsOf(current), ...change }) - this.#quota.bytesOf(current);
+    const release = this.#quota.reserve(current.ownerId, { count: 0, bytes: growth });
+    try {
+      await this.#changeStored(id, change);
+    } finally {
+      release();
+    }
+  }
+
+  async #changeStored(id: string, change: Partial<RecipeFields>): Promise<void> {
     const dropped = await this.#ctx.store.update((draft) => {
       const recipe = draftRecipe(draft, id);
-      const stored = storedFields({ ...fieldsOf(recipe), ...change });
+      const merged = { ...fieldsOf(recipe), ...change };
+      // Again against the record the write applies to (another change may have come first).
+      checkedRecipeBytes(merged);
+      const stored = storedFields(merged);
       const photos = new Map(recipe.steps.map((step) => [step.order, step.photo]));
       const kept = stored.steps.map((step) => ({ ...step, photo: photos.get(step.order) ?? null }));
       const gone = recipe.steps.filter((step) => !stored.steps.some((s) => s.order === step.order)).map((step) => step.photo);

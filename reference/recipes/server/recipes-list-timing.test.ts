@@ -13,7 +13,8 @@ const CEILING_MS = 25;
 
 let f: RecipesFixture;
 test.before(async () => {
-  f = await startWithAccounts();
+  // Each account holds 5,000 recipes: past the default quota (1,000), which refuses the test's own writes.
+  f = await startWithAccounts({ RECIPES_QUOTA_RECIPES: '20000' });
   const start = Date.parse('2024-01-01T00:00:00Z');
   await f.s.store.update((draft) => {
     for (let i = 0; i < RECIPES; i++) {

@@ -3,6 +3,7 @@
 import { type AuthConfig, JwtTokens, OneTimeTokens } from '../auth/index.ts';
 import { createMailer, type Mailer, type MailLinks, mailLinks, type SmtpSettings } from '../mail/index.ts';
 import type { DeepReadonly, RecipesStore, Settings, User } from '../store/index.ts';
+import { DEFAULT_QUOTA, type QuotaLimits } from './recipe-quota.ts';
 import { StoreTokenRepository } from './store-token-repository.ts';
 
 export type Log = (message: string) => void;
@@ -19,6 +20,8 @@ export interface ServerContext {
   readonly log: Log;
   /** Whether the import may fetch from loopback, private, link-local and unspecified addresses (RECIPES_IMPORT_PRIVATE=allow). */
   readonly importPrivate: boolean;
+  /** What one user may keep (RECIPES_QUOTA_RECIPES, RECIPES_QUOTA_BYTES). */
+  readonly quota: QuotaLimits;
   /** The mailer of the stored SMTP settings, rebuilt when they change. */
   mailer(): Mailer;
 }
@@ -36,6 +39,8 @@ export interface ContextOptions {
   readonly mailTimeoutMs?: number;
   /** Default: false. */
   readonly importPrivate?: boolean | undefined;
+  /** Default: DEFAULT_QUOTA. */
+  readonly quota?: QuotaLimits | undefined;
 }
 
 function smtpOf(settings: DeepReadonly<Settings>): SmtpSettings {
@@ -59,6 +64,7 @@ export function createContext(options: ContextOptions): ServerContext {
     uploadsDir: options.uploadsDir,
     log: options.log,
     importPrivate: options.importPrivate ?? false,
+    quota: options.quota ?? DEFAULT_QUOTA,
     mailer() {
       const smtp = smtpOf(store.data.settings);
       const key = JSON.stringify(smtp);

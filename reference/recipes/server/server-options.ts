@@ -9,11 +9,14 @@
 //   RECIPES_UPLOADS_DIR     the photo files' folder, default uploads (relative: to the working directory), created at start
 //   RECIPES_IMPORT_PRIVATE  allow: the import may fetch from loopback, private, link-local and unspecified addresses;
 //                           unset (or refuse): it refuses them
+//   RECIPES_QUOTA_RECIPES   recipes one user may keep, default 1000
+//   RECIPES_QUOTA_BYTES     bytes of recipe fields (JSON) one user may keep, default 8388608 (8 MiB)
 import { resolve } from 'node:path';
 import { type AuthConfig, loadAuthConfig } from '../auth/index.ts';
 import { resolveAppUrl } from '../mail/index.ts';
 import { DEFAULT_UPLOADS_DIR } from './create-server.ts';
 import { DEFAULT_JSON_LIMIT } from './json-io.ts';
+import { DEFAULT_QUOTA, type QuotaLimits } from './recipe-quota.ts';
 
 export const DEFAULT_PORT = 3000;
 
@@ -29,6 +32,7 @@ export interface ServerOptions {
   readonly uploadsDir: string;
   /** Whether the import may fetch from private addresses. */
   readonly importPrivate: boolean;
+  readonly quota: QuotaLimits;
 }
 
 export class ConfigError extends Error {
@@ -50,6 +54,15 @@ export function parseImportPrivate(value: string | undefined): boolean {
   throw new ConfigError(`RECIPES_IMPORT_PRIVATE: ${JSON.stringify(value)} is not allow or refuse (unset: refuse)`);
 }
 
+/** A quota variable: a whole number from 1 (unset or empty: `fallback`). */
+export function parseQuota(name: string, value: string | undefined, fallback: number): number {
+  const given = value?.trim() ?? '';
+  if (given === '') return fallback;
+  const n = /^\d{1,15}$/.test(given) ? Number(given) : 0;
+  if (n < 1) throw new ConfigError(`${name}: ${JSON.stringify(value)} is not a whole number from 1 (unset: ${fallback})`);
+  return n;
+}
+
 /** The options from the environment, or a ConfigError / AuthError (config) naming the variable. */
 export function serverOptionsFromEnv(env: Readonly<Record<string, string | undefined>>): ServerOptions {
   const port = parsePort(env['PORT']);
@@ -60,5 +73,9 @@ export function serverOptionsFromEnv(env: Readonly<Record<string, string | undef
   const host = env['RECIPES_HOST']?.trim();
   const uploadsDir = resolve(env['RECIPES_UPLOADS_DIR']?.trim() || DEFAULT_UPLOADS_DIR);
   const importPrivate = parseImportPrivate(env['RECIPES_IMPORT_PRIVATE']);
-  return { port, host: host === '' ? undefined : host, auth, appUrl, jsonLimit: DEFAULT_JSON_LIMIT, uploadsDir, importPrivate };
+  const quota = {
+    recipes: parseQuota('RECIPES_QUOTA_RECIPES', env['RECIPES_QUOTA_RECIPES'], DEFAULT_QUOTA.recipes),
+    bytes: parseQuota('RECIPES_QUOTA_BYTES', env['RECIPES_QUOTA_BYTES'], DEFAULT_QUOTA.bytes),
+  };
+  return { port, host: host === '' ? undefined : host, auth, appUrl, jsonLimit: DEFAULT_JSON_LIMIT, uploadsDir, importPrivate, quota };
 }

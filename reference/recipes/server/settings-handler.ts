@@ -5,10 +5,12 @@
 //                               200 <settings> as GET answers them; 400 naming every key at fault, nothing changed
 //
 // Both answer 401 without a valid token and 403 for a non-admin. The mailer follows the stored SMTP settings
-// (ServerContext.mailer rebuilds it when they differ), so a change takes effect on the next mail.
+// (ServerContext.mailer rebuilds it when they differ), so a change takes effect on the next mail. Clearing smtpHost
+// logs the warning of link-delivery.ts (links go in the answers from then on).
 import type { Polka } from 'polka';
 import { authenticateAdmin } from './bearer-auth.ts';
 import { readJsonObject, sendJson } from './json-io.ts';
+import { LINKS_IN_ANSWERS_WARNING, linksInAnswers } from './link-delivery.ts';
 import type { ServerContext } from './server-context.ts';
 import { settingsChangeOf, settingsView } from './settings-fields.ts';
 
@@ -21,10 +23,12 @@ export function mountSettings(app: Polka, ctx: ServerContext): void {
   app.patch('/api/admin/settings', async (req, res) => {
     await authenticateAdmin(ctx, req);
     const change = settingsChangeOf(await readJsonObject(req, ctx.jsonLimit));
+    const mailedBefore = !linksInAnswers(ctx);
     const view = await ctx.store.update((draft) => {
       Object.assign(draft.settings, change);
       return settingsView(draft.settings);
     });
+    if (mailedBefore && linksInAnswers(ctx)) ctx.log(LINKS_IN_ANSWERS_WARNING);
     sendJson(res, 200, view);
   });
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { loadAuthConfig } from '../auth/index.ts';
 import { openRecipesStore, type RecipesStore } from '../store/index.ts';
 import { type RecipesServer, startRecipesServer } from './create-server.ts';
-import { parseImportPrivate } from './server-options.ts';
+import { DEFAULT_QUOTA } from './recipe-quota.ts';
+import { parseImportPrivate, parseQuota } from './server-options.ts';
 
 export const TEST_SECRET = 'test secret of the recipes server, 48 bytes long!';
 
@@ -42,6 +43,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       appUrl: env['APP_URL'],
       uploadsDir: join(folder, 'uploads'),
       importPrivate: parseImportPrivate(env['RECIPES_IMPORT_PRIVATE']),
+      quota: {
+        recipes: parseQuota('RECIPES_QUOTA_RECIPES', env['RECIPES_QUOTA_RECIPES'], DEFAULT_QUOTA.recipes),
+        bytes: parseQuota('RECIPES_QUOTA_BYTES', env['RECIPES_QUOTA_BYTES'], DEFAULT_QUOTA.bytes),
+      },
       mailTimeoutMs: 5_000,
       log: (line) => logs.push(line),
     });
