@@ -6,7 +6,7 @@ import { fixedPort } from '../harness/fixed-port.ts';
 import { type CaseContext, check, freePorts, listenOnFreePort, releasePorts } from '../harness/index.ts';
 import { PROJECT_ROOT, portOpen } from '../harness/launch.ts';
 import { sleep, until } from './event-stream.ts';
-import { DEFAULT_PORT, holdDefaultPort, refused, runToExit, type Site, startSite } from './site.ts';
+import { DEFAULT_PORT, holdDefaultPort, modeEnv, refused, runToExit, type Site, startSite } from './site.ts';
 
 const launch = { needs: ['launch'] };
 const TLS_DIR = join(PROJECT_ROOT, 'fixtures', 'static', 'tls');
@@ -174,7 +174,7 @@ check('static/config/paths-relative-to-config-dir/folders-resolve-from-config', 
 });
 
 check('static/config/node-env-mode/production-indexes-at-start', launch, async (t, c) => {
-  const site = await startSite(c, { config: { folders: 'p' }, files: { 'p/a.txt': 'A' }, env: { NODE_ENV: 'production' } });
+  const site = await startSite(c, { config: { folders: 'p' }, files: { 'p/a.txt': 'A' }, env: modeEnv(c, 'production') });
   t.is((await site.http.get('/a.txt')).text, 'A');
 });
 

@@ -10,8 +10,6 @@ export function shellScript(body: string, headers = 'Content-Type: text/plain'):
   return { content: `#!/bin/sh\nprintf '%s\\r\\n\\r\\n' '${headers}'\n${body}\n`, mode: 0o755 };
 }
 
-export { multipart } from '../harness/multipart-body.ts';
-
 /** Statuses of a redirect (with a Location header): how a case recognises one where its clause is not about
  * the status, which is static/redirects/default-status-301's for a rule without one. */
 export const REDIRECT_STATUSES: readonly number[] = [301, 302, 303, 307, 308];

@@ -1,5 +1,6 @@
 import { check } from '../harness/index.ts';
-import { basic, multipart, shellScript } from './fixtures.ts';
+import { multipart } from './description.ts';
+import { basic, shellScript } from './fixtures.ts';
 import { startSite } from './site.ts';
 import { startUpstream } from './upstream.ts';
 
@@ -15,8 +16,8 @@ check('static/headers/static-responses/on-files', launch, async (t, c) => {
 
 check('static/headers/unhandled-responses/on-built-in-404', launch, async (t, c) => {
   const site = await startSite(c, { config: { headers: HEADERS } });
+  // The built-in not-found answer, whichever status it has (static/unhandled/default-404 judges that).
   const res = await site.http.get('/nope');
-  t.is(res.status, 404);
   t.is(res.headers['x-site'], 'conform');
 });
 

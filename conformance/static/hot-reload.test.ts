@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, type CaseContext, check, listenOnFreePort, releasePorts } from '../harness/index.ts';
 import { EventStreamReader, sleep, until } from './event-stream.ts';
-import { type Site, type SiteConfig, startSite } from './site.ts';
+import { fallThroughStatus, type Mode, modeEnv, type Site, type SiteConfig, startSite } from './site.ts';
 import { startUpstream } from './upstream.ts';
 
 const launch = { needs: ['launch'] };
@@ -20,12 +20,13 @@ const OWN_PAGE = `<!doctype html>\n<html><head><title>hot</title></head><body><h
 /** How long a change may take to reach a connected client. */
 const NOTIFY_MS = 5000;
 
-/** A development-mode site with hotReload on, watching `public/`. */
-function hotSite(c: CaseContext, extra: SiteConfig = {}, files: Record<string, string> = {}, env = { NODE_ENV: 'development' }): Promise<Site> {
+/** A site with hotReload on, watching `public/`, in development mode unless `mode` says otherwise (how a
+ * mode is selected: the description's `modeEnv`). */
+function hotSite(c: CaseContext, extra: SiteConfig = {}, files: Record<string, string> = {}, mode: Mode = 'development'): Promise<Site> {
   return startSite(c, {
     config: { folders: 'public', hotReload: true, ...extra },
     files: { 'public/index.html': PAGE, 'public/sub/keep.txt': 'keep', ...files },
-    env,
+    env: modeEnv(c, mode),
   });
 }
 
@@ -63,25 +64,32 @@ check('static/hot-reload/event-stream/text-event-stream-stays-open', launch, asy
 check('static/hot-reload/client-script/served-as-javascript', launch, async (t, c) => {
   const site = await hotSite(c);
   const res = await site.http.get(CLIENT);
-  t.is(res.status, 200);
+  const served = t.is(res.status, 200);
   // Any JavaScript MIME type a browser runs (a page may send nosniff).
-  t.regex(String(res.headers['content-type']), /^(application|text)\/(javascript|ecmascript|x-javascript|x-ecmascript|jscript|livescript)\b/i);
-  t.true(res.text.includes(EVENTS), `the script does not mention ${EVENTS}:\n${res.text}`);
+  const script = t.regex(String(res.headers['content-type']), /^(application|text)\/(javascript|ecmascript|x-javascript|x-ecmascript|jscript|livescript)\b/i);
+  // A script may build the stream's address instead of writing it out: that it connects is then seen only
+  // in a browser (static/hot-reload/client-reloads/page-reloads-on-change, capability browser).
+  if (served && script && !res.text.includes(EVENTS)) {
+    c.inconclusive(`the script does not write out ${EVENTS}; whether it connects is seen by the browser case of static/hot-reload/client-reloads:\n${res.text.slice(0, 600)}`);
+  }
 });
 
+// "Fall through like other paths": the answer of a path nothing handles, whichever status that is
+// (static/unhandled/default-404 judges it).
 check('static/hot-reload/off-when-unset/absent-key-404', launch, async (t, c) => {
-  const site = await startSite(c, { config: { folders: 'public' }, files: { 'public/index.html': PAGE }, env: { NODE_ENV: 'development' } });
+  const site = await startSite(c, { config: { folders: 'public' }, files: { 'public/index.html': PAGE }, env: modeEnv(c, 'development') });
   const events = await site.http.request({ path: EVENTS, timeoutMs: 5000 });
   const client = await site.http.request({ path: CLIENT, timeoutMs: 5000 });
-  t.is(events.status, 404);
-  t.is(client.status, 404);
+  const other = await fallThroughStatus(c, site);
+  t.is(events.status, other);
+  t.is(client.status, other);
 });
 
 check('static/hot-reload/off-when-unset/false-falls-through', launch, async (t, c) => {
   const site = await startSite(c, {
     config: { folders: 'public', hotReload: false, unhandled: { '*': { status: 404, send: 'FELL THROUGH' } } },
     files: { 'public/index.html': PAGE },
-    env: { NODE_ENV: 'development' },
+    env: modeEnv(c, 'development'),
   });
   const events = await site.http.request({ path: EVENTS, timeoutMs: 5000 });
   const client = await site.http.request({ path: CLIENT, timeoutMs: 5000 });
@@ -91,7 +99,7 @@ check('static/hot-reload/off-when-unset/false-falls-through', launch, async (t, 
 
 check('static/hot-reload/off-when-unset/false-paths-forwarded-by-proxy', launch, async (t, c) => {
   const up = await startUpstream(c, 'up');
-  const site = await startSite(c, { config: { hotReload: false, proxy: up.url }, env: { NODE_ENV: 'development' } });
+  const site = await startSite(c, { config: { hotReload: false, proxy: up.url }, env: modeEnv(c, 'development') });
   const events = await site.http.request({ path: EVENTS, timeoutMs: 5000 });
   const client = await site.http.request({ path: CLIENT, timeoutMs: 5000 });
   t.deepEqual([events.headers['x-upstream'], client.headers['x-upstream']], ['up', 'up']);
@@ -99,16 +107,17 @@ check('static/hot-reload/off-when-unset/false-paths-forwarded-by-proxy', launch,
 });
 
 check('static/hot-reload/development-only/production-has-no-endpoints', launch, async (t, c) => {
-  const site = await hotSite(c, {}, {}, { NODE_ENV: 'production' });
+  const site = await hotSite(c, {}, {}, 'production');
   const events = await site.http.request({ path: EVENTS, timeoutMs: 5000 });
   const client = await site.http.request({ path: CLIENT, timeoutMs: 5000 });
-  t.is(events.status, 404);
+  const other = await fallThroughStatus(c, site);
+  t.is(events.status, other);
   t.not(String(events.headers['content-type']).split(';')[0], 'text/event-stream');
-  t.is(client.status, 404);
+  t.is(client.status, other);
 });
 
 check('static/hot-reload/production-warning/warns-on-stderr', launch, async (t, c) => {
-  const site = await hotSite(c, {}, {}, { NODE_ENV: 'production' });
+  const site = await hotSite(c, {}, {}, 'production');
   await until(() => /hot-?reload/i.test(site.launched.stderr()), 2000);
   t.regex(site.launched.stderr(), /hot-?reload/i);
 });
@@ -182,7 +191,7 @@ check('static/hot-reload/script-injection/appended-without-body', launch, async 
 });
 
 check('static/hot-reload/script-injection/not-in-production', launch, async (t, c) => {
-  const site = await hotSite(c, {}, {}, { NODE_ENV: 'production' });
+  const site = await hotSite(c, {}, {}, 'production');
   t.is((await site.http.get('/index.html')).text, PAGE);
 });
 

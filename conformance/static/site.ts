@@ -155,6 +155,26 @@ export async function holdDefaultPort(c: CaseContext): Promise<number> {
 
 export const DEFAULT_PORT = 8000;
 
+export type Mode = 'development' | 'production';
+
+/** The environment added to a start in `mode`: the values of NODE_ENV that select a mode are not given
+ * (static/config/node-env-mode), so a description may name them as `modeEnv`; without one, NODE_ENV is the
+ * mode's name. */
+export function modeEnv(c: CaseContext, mode: Mode): Record<string, string> {
+  const described = (c.target.description?.modeEnv as Partial<Record<Mode, Record<string, string>>> | undefined)?.[mode];
+  return described ?? { NODE_ENV: mode };
+}
+
+/** A path no step of a case's site answers. */
+export const NOTHING_HERE = '/conform-nothing-here.txt';
+
+/** The status `site` gives a path no step handles: whatever it is, static/unhandled/default-404 judges it. A
+ * case about a path falling through ("like any other path") compares with it, so a target whose built-in
+ * not-found answer is not 404 turns that clause red, not this one. */
+export async function fallThroughStatus(c: CaseContext, site: Site): Promise<number> {
+  return (await c.need(`GET ${NOTHING_HERE} (a path no step handles, to compare with)`, site.http.get(NOTHING_HERE))).status;
+}
+
 // ---------------------------------------------------------------- interactive commands on a terminal
 
 export interface TerminalSpec extends Omit<SiteSpec, 'stdin'> {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { check, type HttpResponse } from '../harness/index.ts';
-import { multipart } from './fixtures.ts';
+import { multipart } from './description.ts';
 import { type Site, startSite } from './site.ts';
 
 const launch = { needs: ['launch'] };
@@ -96,8 +96,8 @@ check('static/upload/object-form/all-keys-used', launch, async (t, c) => {
 check('static/upload/object-form/missing-keys-take-defaults', launch, async (t, c) => {
   const site = await startSite(c, { config: { upload: { dir: 'store' } } });
   const res = await post(site, [
-    { field: 'one', name: 'a.bin', type: 'application/x-conform', content: bytes(5000) },
-    { field: 'two', name: 'b.txt', type: 'text/plain', content: 'b' },
+    { name: 'a.bin', type: 'application/x-conform', content: bytes(5000) },
+    { name: 'b.txt', type: 'text/plain', content: 'b' },
   ]);
   t.true(ok(res), okMessage(res));
   t.deepEqual(contents(join(site.dir, 'store')), [bytes(5000).toString('latin1'), 'b'].sort());
@@ -139,7 +139,7 @@ check('static/upload/post-multipart/each-file-part-saved', launch, async (t, c) 
   const parts: Part[] = [
     { name: 'one.txt', type: 'text/plain', content: 'first file' },
     { name: 'two.bin', content: bytes(3000, 1) },
-    { field: 'other', name: 'three.json', type: 'application/json', content: '{"n":3}' },
+    { name: 'three.json', type: 'application/json', content: '{"n":3}' },
   ];
   const res = await postWithFields(site, { note: 'not a file' }, parts);
   t.true(ok(res), okMessage(res));

@@ -60,7 +60,9 @@ const RUNS: FaultRun[] = [
   },
   {
     // redirect-default-302 beside the order cases (rules without a status there too): one red clause.
-    faults: ['strip-response-time', 'strip-security-headers', 'strip-cors', 'no-compression', 'help-fails', 'redirect-default-302'],
+    // unhandled-410 beside the cases of paths falling through (health, hot-reload, proxy, order, rate limits,
+    // custom headers on the built-in answer): one red clause, static/unhandled/default-404.
+    faults: ['strip-response-time', 'strip-security-headers', 'strip-cors', 'no-compression', 'help-fails', 'redirect-default-302', 'unhandled-410'],
     selection: [
       'static/response-time/**',
       'static/helmet/**',
@@ -69,6 +71,17 @@ const RUNS: FaultRun[] = [
       'static/order/**',
       'static/cli/help*/**',
       'static/redirects/**',
+      // unhandled-410 (not per-ip: the faulty front relays every client from one address)
+      'static/unhandled/default-404/**',
+      'static/health/absent-or-false/**',
+      'static/health/custom-path/**',
+      'static/hot-reload/off-when-unset/**',
+      'static/hot-reload/development-only/**',
+      'static/proxy/non-matching-not-forwarded/**',
+      'static/headers/unhandled-responses/**',
+      'static/rate-limit/default-limit-5/**',
+      'static/rate-limit/custom-limit/**',
+      'static/rate-limit/custom-window/**',
     ],
     expectedRed: [
       'static/cli/help',
@@ -87,6 +100,8 @@ const RUNS: FaultRun[] = [
       'static/response-time/digits',
       'static/response-time/suffix',
       'static/response-time/true-adds-header',
+      // unhandled-410
+      'static/unhandled/default-404',
     ],
   },
 ];

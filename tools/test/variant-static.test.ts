@@ -15,7 +15,8 @@ bundleTarget('tools/test/variant/variant-static.ts', '.cache/variant/static/vari
 
 const TARGET = 'cmd:node {root}/.cache/variant/static/variant-static.mjs';
 /** The alias command, and a cluster settings file in the format of the cluster manager in use: the variant's
- * own (`key = value` lines) with cluster-foreground, else the reference's pm2 ecosystem file. */
+ * own (`key = value` lines) with cluster-foreground, else the reference's pm2 ecosystem file; the first also
+ * names the NODE_ENV values of mode-env-alt and the upload field of upload-field. */
 const DESCRIBE_OWN_CLUSTER = ['--describe', 'static=tools/test/variant/variant-static.json'];
 const DESCRIBE_PM2 = ['--describe', 'static=tools/test/variant/variant-static-pm2.json'];
 const id = (rest: string) => `static/${rest}`;
@@ -28,7 +29,11 @@ variantSuite({
     {
       // What an independently written server showed: banners, a buffered log, a foreground cluster, an
       // --init that needs a terminal, no client added to pages, its own wording everywhere.
-      variants: ['banner', 'buffered-logs', 'no-config-8000', 'other-errors', 'init-tty', 'help-alt', 'cluster-foreground', 'no-inject', 'events-alt', 'slow', 'no-sigterm'],
+      // mode-env-alt and upload-field: their choices named in the description (modeEnv, uploadField).
+      variants: [
+        'banner', 'buffered-logs', 'no-config-8000', 'other-errors', 'init-tty', 'help-alt', 'cluster-foreground', 'no-inject', 'events-alt', 'slow',
+        'no-sigterm', 'mode-env-alt', 'upload-field',
+      ],
       args: DESCRIBE_OWN_CLUSTER,
       informational: [
         // banner
@@ -71,6 +76,8 @@ variantSuite({
         'hot-reload/event-names/connected-then-reload',
         'hot-reload/event-payload/json-path-relative-to-folder',
         'hot-reload/event-payload/quick-changes-one-reload',
+        // upload-field: a field other than the one named is refused
+        'upload/field-name/unset-any-field',
       ].map(id),
     },
     {

@@ -22,6 +22,9 @@ export const FAULTS = {
   'strip-cors': 'no CORS headers',
   /** Compressed bodies are sent uncompressed. */
   'no-compression': 'responses never compressed',
+  /** The built-in not-found answer (no `unhandled` and no `proxy` in the site) is 410 instead of 404: the cases of
+   * paths falling through compare with it, so only static/unhandled/default-404 goes red. */
+  'unhandled-410': 'built-in not-found answers 410',
   /** --help / -h exits 1 without usage. */
   'help-fails': '--help fails',
 } as const;

@@ -94,6 +94,7 @@ async function main(): Promise<void> {
         if (on('health-body') && path === healthPath && status === 200) body = mutateHealth(body);
         if (on('redirect-status') && status === 301) status = 302;
         if (on('rate-limit') && status === 429) status = 200;
+        if (on('unhandled-410') && status === 404 && site.unhandled === undefined && site.proxy === undefined) status = 410;
         if (on('drop-custom-headers')) for (const h of customHeaders) delete out[h];
         if (on('strip-response-time')) delete out['x-response-time'];
         if (on('strip-security-headers')) for (const h of SECURITY_HEADERS) delete out[h];

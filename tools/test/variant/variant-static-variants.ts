@@ -60,5 +60,13 @@ export const STATIC_VARIANTS = {
    * URL path to directory (nestable)"): anything else, an array holding a mount object for one, is a startup
    * error. */
   'strict-folders': 'undocumented folders forms refused at startup',
+  /** NODE_ENV=live selects production and any other value development, NODE_ENV=production included ("NODE_ENV"
+   * is named but not the values that select a mode: static/config/node-env-mode). Its description names the
+   * values as `modeEnv`. */
+  'mode-env-alt': 'other NODE_ENV values select the modes',
+  /** An upload entry without `fieldName` takes file parts of the field `attachment` only, and answers 400 to
+   * others (fieldName "is listed but its effect is not described": static/upload/field-name). Its description
+   * names the field as `uploadField`. */
+  'upload-field': 'uploads take one field by default',
 } as const;
 export type StaticVariant = keyof typeof STATIC_VARIANTS;

@@ -3,7 +3,8 @@
 // --init and cluster manager where those are on, and otherwise the reference's command with its output,
 // signals and answers changed (variant-static-http.ts). It is the twin of the faulty server: a target the
 // suite must judge conforming.
-import { existsSync, readFileSync, WriteStream, writeSync } from 'node:fs';
+import { existsSync, readFileSync, WriteStream, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configPath, init, optionValue, runCluster, unknownOption, USAGE, VERSION } from './variant-static-cli.ts';
 import { installHttpVariants, type SitePaths } from './variant-static-http.ts';
@@ -71,6 +72,48 @@ function undocumentedFolders(file: string): number | undefined {
   }
   const index = sites.findIndex((site) => site?.folders !== undefined && !documentedFolders(site.folders));
   return index === -1 ? undefined : index;
+}
+
+/** The field an upload without fieldName takes with upload-field. */
+const UPLOAD_FIELD = 'attachment';
+/** The value of NODE_ENV that selects production with mode-env-alt. */
+const PRODUCTION_VALUE = 'live';
+
+/** With mode-env-alt: NODE_ENV as the reference reads it (production only for PRODUCTION_VALUE), once per
+ * process tree (a cluster's workers inherit the mapped value). */
+function mapMode(): void {
+  if (process.env.VARIANT_MODE_MAPPED !== undefined) return;
+  process.env.NODE_ENV = process.env.NODE_ENV === PRODUCTION_VALUE ? 'production' : 'development';
+  process.env.VARIANT_MODE_MAPPED = '1';
+}
+
+/** With upload-field: the config with `fieldName` set on every upload entry without one, written beside the
+ * original (relative paths resolve the same) and named to the reference with --config. */
+function uploadFieldConfig(file: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch {
+    return; // the reference reports what is wrong with the file
+  }
+  const withField = (entry: unknown): unknown => {
+    if (typeof entry === 'string') return { dir: entry, fieldName: UPLOAD_FIELD };
+    if (typeof entry === 'object' && entry !== null && (entry as { fieldName?: unknown }).fieldName === undefined) return { ...entry, fieldName: UPLOAD_FIELD };
+    return entry;
+  };
+  const site = (s: unknown): unknown => {
+    if (typeof s !== 'object' || s === null || (s as { upload?: unknown }).upload === undefined) return s;
+    const upload = (s as { upload: unknown }).upload;
+    return { ...s, upload: Array.isArray(upload) ? upload.map(withField) : withField(upload) };
+  };
+  const changed = Array.isArray(parsed) ? parsed.map(site) : site(parsed);
+  if (JSON.stringify(changed) === JSON.stringify(parsed)) return;
+  const copy = join(dirname(file), '.variant-server-config.json');
+  writeFileSync(copy, JSON.stringify(changed));
+  const args = process.argv.slice(2);
+  const at = args.findIndex((a) => a === '--config' || a.startsWith('--config='));
+  if (at !== -1) args.splice(at, args[at] === '--config' ? 2 : 1);
+  process.argv.splice(2, process.argv.length - 2, ...args, '--config', copy);
 }
 
 /** Replaces a stream's write with one that passes each chunk of text through `change` (lines whole). */
@@ -175,6 +218,8 @@ async function main(): Promise<void> {
       process.exit = ((code?: number) => exit(code === 1 ? 3 : code)) as typeof process.exit;
     }
     if (on('no-sigterm')) noSignalHandlers();
+    if (on('mode-env-alt')) mapMode();
+    if (on('upload-field') && hasConfig) uploadFieldConfig(config);
     const refused = on('strict-folders') && hasConfig ? undocumentedFolders(config) : undefined;
     if (refused !== undefined) {
       process.stderr.write(`error: folders (site ${refused + 1}): use a folder, an array of folders or an object of mount paths\n`);
