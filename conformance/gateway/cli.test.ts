@@ -1,20 +1,21 @@
 // The command line (document 001, "Command-line shortcuts"): each shortcut run with the target's CLI (its
 // description's `cli`) against a running gateway through a recording front of the admin API, so the case sees
 // the admin call the command made; and the offline commands validate, fmt, init and probe on files of the
-// case. Exit codes are judged where the document gives them; output only where it names it (a table).
+// case. A shortcut is judged by the call it made, not by its exit code or output (neither is given:
+// gateway/cli/output-and-exit-codes), nor by what the gateway then did (its own clauses'); exit codes are judged
+// where the document gives them (validate, probe); output only where it names it (a table).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { extname, join } from 'node:path';
 import { claimForCase } from '../harness/fixed-port.ts';
 import { check, type CaseContext } from '../harness/index.ts';
-import { listing, needOk, routeTargets, sameUrl } from './admin-client.ts';
+import { sameUrl } from './admin-client.ts';
 import { type AdminRecorder, adminRecorder } from './admin-recorder.ts';
 import { type CliRun, output, runCli } from './cli.ts';
 import { type Gateway, sharedGateway, startGateway } from './gateway.ts';
 import { renderConfig, type GatewaySetup } from './setup.ts';
-import { CLI, CONFIG_NAME } from './target.ts';
+import { CLI, CONFIG_NAME, description } from './target.ts';
 import { deadUpstream, sharedUpstreams, spareUrl, startUpstreams, type Upstream } from './upstream.ts';
-import { waitFor } from './poll.ts';
 
 const HOST = 'cli.test';
 const ROUTES = ['/cli-add', '/cli-rm', '/cli-w', '/cli-site'] as const;
@@ -59,25 +60,29 @@ for (const [name, args, method, path] of [
   check(`gateway/cli/${name}/calls-${method.toLowerCase()}-${path.slice(1)}`, CLI, async (t, c) => {
     const { g } = await cliGateway(c);
     const { run, rec } = await viaRecorder(c, g, [...args]);
-    t.is(run.code, 0, output(run));
-    t.truthy(saw(rec, method, path), `${args.join(' ')}: want ${method} ${path}; the admin API got ${calls(rec)}`);
+    t.truthy(saw(rec, method, path), `${args.join(' ')}: want ${method} ${path}; the admin API got ${calls(rec)}\n${output(run)}`);
   });
 }
 
 check('gateway/cli/status-upstream-table/calls-upstreams-lists-each', CLI, async (t, c) => {
   const { g, ups } = await cliGateway(c);
   const { run, rec } = await viaRecorder(c, g, ['status', '--upstream']);
-  t.is(run.code, 0, output(run));
   const call = saw(rec, 'GET', '/upstreams');
-  if (call === undefined) return void t.fail(`the admin API got ${calls(rec)}`);
+  if (call === undefined) return void t.fail(`the admin API got ${calls(rec)}\n${output(run)}`);
   // The upstreams of the answer the command got: other cases of the shared gateway add and remove targets.
   const listed = bodyOf({ body: call.answer }).upstreams;
   const urls = (Array.isArray(listed) ? listed : []).map((u) => (u as { url?: unknown } | null)?.url).filter((u): u is string => typeof u === 'string');
   if (urls.length === 0) c.inconclusive(`GET /upstreams answered no upstream URLs: ${call.answer.slice(0, 300)}`);
   t.true(ups.some((u) => urls.some((url) => sameUrl(url, u.url))), `the gateway's upstreams in GET /upstreams: ${urls.join(', ')}`);
+  // A row is told by its upstream: the URL as listed, normalised, or its host:port alone (the columns, and how
+  // the table writes an address, are gateway/cli/status-upstream-columns); every upstream here has a port of
+  // its own.
   const lines = run.stdout.split('\n');
-  const href = (url: string): string => URL.parse(url)?.href ?? url;
-  const rows = urls.map((url) => lines.findIndex((line) => line.includes(url) || line.includes(href(url))));
+  const forms = (url: string): string[] => {
+    const parsed = URL.parse(url);
+    return parsed ? [url, parsed.href, parsed.host] : [url];
+  };
+  const rows = urls.map((url) => lines.findIndex((line) => forms(url).some((form) => line.includes(form))));
   t.true(rows.every((r) => r >= 0), `each upstream URL of GET /upstreams (${urls.join(', ')}) in the table:\n${run.stdout}`);
   t.is(new Set(rows).size, rows.length, `one row per upstream:\n${run.stdout}`);
 });
@@ -86,23 +91,20 @@ check('gateway/cli/upstreams-add/posts-route-target-weight-site', CLI, async (t,
   const { g, label } = await cliGateway(c);
   const target = spareUrl();
   const { run, rec } = await viaRecorder(c, g, ['upstreams', 'add', '--route', '/cli-add', '--target', target, '--weight', '3', '--site', label]);
-  t.is(run.code, 0, output(run));
   const call = saw(rec, 'POST', '/upstreams/add');
-  t.truthy(call, `the admin API got ${calls(rec)}`);
+  t.truthy(call, `the admin API got ${calls(rec)}\n${output(run)}`);
   const body = bodyOf(call);
   t.is(body.route, '/cli-add');
   t.true(sameUrl(body.target, target), `target ${JSON.stringify(body.target)}`);
   t.is(body.weight, 3);
   t.is(body.site, label);
-  t.is(routeTargets(await listing(c, g.admin), '/cli-add', label)?.size, 2, 'the target is added');
 });
 
 check('gateway/cli/upstreams-remove/posts-route-target', CLI, async (t, c) => {
   const { g, ups } = await cliGateway(c);
   const { run, rec } = await viaRecorder(c, g, ['upstreams', 'remove', '--route', '/cli-rm', '--target', ups[1]!.url]);
-  t.is(run.code, 0, output(run));
   const call = saw(rec, 'POST', '/upstreams/remove');
-  t.truthy(call, `the admin API got ${calls(rec)}`);
+  t.truthy(call, `the admin API got ${calls(rec)}\n${output(run)}`);
   const body = bodyOf(call);
   t.is(body.route, '/cli-rm');
   t.true(sameUrl(body.target, ups[1]!.url), `target ${JSON.stringify(body.target)}`);
@@ -111,58 +113,49 @@ check('gateway/cli/upstreams-remove/posts-route-target', CLI, async (t, c) => {
 check('gateway/cli/upstreams-weight/posts-route-target-weight', CLI, async (t, c) => {
   const { g, ups } = await cliGateway(c);
   const { run, rec } = await viaRecorder(c, g, ['upstreams', 'weight', '--route', '/cli-w', '--target', ups[2]!.url, '--weight', '4']);
-  t.is(run.code, 0, output(run));
   const call = saw(rec, 'POST', '/upstreams/weight');
-  t.truthy(call, `the admin API got ${calls(rec)}`);
+  t.truthy(call, `the admin API got ${calls(rec)}\n${output(run)}`);
   const body = bodyOf(call);
   t.is(body.route, '/cli-w');
   t.true(sameUrl(body.target, ups[2]!.url), `target ${JSON.stringify(body.target)}`);
   t.is(body.weight, 4);
 });
 
-check('gateway/cli/reload/posts-reload-overrides-reset', CLI, async (t, c) => {
+// What the reload and the shutdown then do is gateway/reload/* and gateway/shutdown/*: the command is judged by
+// its call.
+check('gateway/cli/reload/posts-reload', CLI, async (t, c) => {
   const [a] = await startUpstreams(c, 'a');
   const g = await startGateway(c, { sites: [{ routes: [{ path: '/x', targets: [a!.url] }] }] });
-  await needOk(c, 'POST /upstreams/add', g.admin.post('/upstreams/add', { route: '/x', target: spareUrl() }));
   const { run, rec } = await viaRecorder(c, g, ['reload']);
-  t.is(run.code, 0, output(run));
-  t.truthy(saw(rec, 'POST', '/reload'), `the admin API got ${calls(rec)}`);
-  t.is(routeTargets(await listing(c, g.admin), '/x')?.size, 1, 'the runtime addition is gone after the reload');
+  t.truthy(saw(rec, 'POST', '/reload'), `the admin API got ${calls(rec)}\n${output(run)}`);
 });
 
-check('gateway/cli/shutdown/posts-shutdown-process-ends', CLI, async (t, c) => {
+check('gateway/cli/shutdown/posts-shutdown', CLI, async (t, c) => {
   const [a] = await startUpstreams(c, 'a');
   const g = await startGateway(c, { sites: [{ routes: [{ path: '/x', targets: [a!.url] }] }] });
   const { run, rec } = await viaRecorder(c, g, ['shutdown']);
-  t.is(run.code, 0, output(run));
-  t.truthy(saw(rec, 'POST', '/shutdown'), `the admin API got ${calls(rec)}`);
-  let ended = false;
-  void g.launched.exited.then(() => (ended = true));
-  t.true(await waitFor(() => ended, 10_000), 'the gateway still runs ten seconds after `shutdown`');
+  t.truthy(saw(rec, 'POST', '/shutdown'), `the admin API got ${calls(rec)}\n${output(run)}`);
 });
 
 check('gateway/cli/admin-flag/address-from-flag', CLI, async (t, c) => {
   const { g } = await cliGateway(c);
   // GATEWAY_ADMIN unset: which of the two wins is gateway/cli/address-precedence-and-form.
   const { run, rec } = await viaRecorder(c, g, ['status']);
-  t.is(run.code, 0, output(run));
-  t.truthy(saw(rec, 'GET', '/status'), `--admin ${rec.address}: the recorder got ${calls(rec)}`);
+  t.truthy(saw(rec, 'GET', '/status'), `--admin ${rec.address}: the recorder got ${calls(rec)}\n${output(run)}`);
 });
 
 check('gateway/cli/admin-env/address-from-environment', CLI, async (t, c) => {
   const { g } = await cliGateway(c);
   const rec = await adminRecorder(c, g.admin.address);
   const run = await runCli(c, ['status'], { env: { GATEWAY_ADMIN: rec.address, GATEWAY_ADMIN_TOKEN: g.admin.token } });
-  t.is(run.code, 0, output(run));
-  t.truthy(saw(rec, 'GET', '/status'), `GATEWAY_ADMIN=${rec.address}: the recorder got ${calls(rec)}`);
+  t.truthy(saw(rec, 'GET', '/status'), `GATEWAY_ADMIN=${rec.address}: the recorder got ${calls(rec)}\n${output(run)}`);
 });
 
 check('gateway/cli/token-env/bearer-from-environment', CLI, async (t, c) => {
   const { g } = await cliGateway(c);
   const { run, rec } = await viaRecorder(c, g, ['status']);
-  t.is(run.code, 0, output(run));
   const call = saw(rec, 'GET', '/status');
-  t.is(call?.headers.authorization, `Bearer ${g.admin.token}`, `the call the recorder got: ${calls(rec)}`);
+  t.is(call?.headers.authorization, `Bearer ${g.admin.token}`, `the call the recorder got: ${calls(rec)}\n${output(run)}`);
 });
 
 const DEFAULT_ADMIN_PORT = 2019;
@@ -174,8 +167,7 @@ check('gateway/cli/default-admin-address/127-0-0-1-2019', CLI, async (t, c) => {
     c.inconclusive(`the harness could not listen on 127.0.0.1:${DEFAULT_ADMIN_PORT} in the place of the admin API: ${err.message}`),
   );
   const run = await runCli(c, ['status'], { env: { GATEWAY_ADMIN_TOKEN: g.admin.token } });
-  t.is(run.code, 0, output(run));
-  t.truthy(saw(rec, 'GET', '/status'), `no --admin, no GATEWAY_ADMIN: 127.0.0.1:${DEFAULT_ADMIN_PORT} got ${calls(rec)}`);
+  t.truthy(saw(rec, 'GET', '/status'), `no --admin, no GATEWAY_ADMIN: 127.0.0.1:${DEFAULT_ADMIN_PORT} got ${calls(rec)}\n${output(run)}`);
 });
 
 // ---------------------------------------------------------------- offline commands
@@ -210,6 +202,10 @@ check('gateway/cli/config-flag/file-named-by-c', CLI, async (t, c) => {
 
 check('gateway/cli/fmt/formats-with-and-without-write', CLI, async (t, c) => {
   const text = await configText(VALID);
+  // The file after `fmt --write` is judged by `validate`: one that does not pass the file before is
+  // gateway/cli/validate-exit-codes' departure, not fmt's.
+  const before = await runCli(c, ['validate', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: text } });
+  if (before.code !== 0) c.inconclusive(`validate does not pass the file fmt is given (clause gateway/cli/validate-exit-codes): ${output(before)}`);
   const plain = await runCli(c, ['fmt', '-c', CONFIG_NAME], { files: { [CONFIG_NAME]: text } });
   t.is(plain.code, 0, `fmt -c: ${output(plain)}`);
   const write = await runCli(c, ['fmt', '-c', CONFIG_NAME, '--write'], { files: { [CONFIG_NAME]: text } });
@@ -238,11 +234,17 @@ check('gateway/cli/probe-exit-codes/reachable-0-unreachable-1', CLI, async (t, c
 
 check('gateway/versioning/semver-binaries/version-reported', CLI, async (t, c) => {
   const reports = (r: CliRun) => r.code === 0 && /\b\d+\.\d+\.\d+\b/.test(r.stdout + r.stderr);
-  const runs = [await runCli(c, ['--version'])];
-  if (!reports(runs[0]!)) runs.push(await runCli(c, ['version']));
+  // How a binary reports its version is gateway/versioning/version-command: the description's versionArgs, else
+  // the two usual forms.
+  const tries = description.versionArgs ? [description.versionArgs] : [['--version'], ['version']];
+  const runs: CliRun[] = [];
+  for (const args of tries) {
+    runs.push(await runCli(c, args));
+    if (reports(runs.at(-1)!)) break;
+  }
   t.true(
     runs.some(reports),
-    `neither --version nor version reports a major.minor.patch version:\n${runs.map(output).join('\n')}`,
+    `${tries.map((a) => a.join(' ')).join(' nor ')} reports a major.minor.patch version:\n${runs.map(output).join('\n')}`,
   );
 });
 

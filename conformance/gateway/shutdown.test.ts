@@ -25,8 +25,9 @@ interface Scenario {
 const SCENARIOS = {
   /** Nothing in flight. */
   idle: { delayMs: 0, shutdownTimeoutSecs: undefined },
-  /** A request of 3 s in flight, well within the default timeout. */
-  drain: { delayMs: 3000, shutdownTimeoutSecs: undefined },
+  /** A request of 3 s in flight, well within the timeout, which the setup states: the default is not given
+   * (gateway/config/shutdown-timeout-default). */
+  drain: { delayMs: 3000, shutdownTimeoutSecs: 20 },
   /** A request of 20 s in flight, a timeout of 1 s. */
   timeout: { delayMs: 20_000, shutdownTimeoutSecs: 1 },
 } as const;

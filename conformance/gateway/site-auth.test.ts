@@ -61,6 +61,7 @@ check('gateway/site-auth/basic/refused-without-or-with-wrong-credentials', needs
     ['no Authorization', {}],
     ['a wrong password', { authorization: basic('alice', 'wrong') }],
     ['an unknown user', { authorization: basic('mallory', 'wonder-land') }],
+    ['an unknown user and password', { authorization: basic('mallory', 'no-such-password') }],
     ["another user's password", { authorization: basic('alice', 'p:ss w0rd') }],
     ['a Basic value that is not base64 user:password', { authorization: 'Basic !!!not-base64' }],
     ['another scheme', { authorization: `Bearer ${USERS[0]!.password}` }],

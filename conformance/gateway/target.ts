@@ -1,7 +1,8 @@
 // The gateway suite's view of its target: a `cmd:` command that starts the gateway with a config file
 // (`{config}`), and what its description tells the suite that it cannot ask the gateway itself — its CLI
 // command, the adapter that renders the suite's neutral setup into the target's own config format, the
-// config file's name, and the optional features it offers (capabilities). See README.md.
+// config file's name, and the optional features it offers (capabilities). Every key is declared, with what it
+// means, in description.schema.json; see README.md.
 import type { CaseOptions } from '../harness/check.ts';
 import { runEnv, type TargetSpec } from '../harness/run-env.ts';
 
@@ -15,6 +16,11 @@ export interface GatewayDescription {
   adapter?: string;
   /** The config file's name in the target's folder; default `gateway.yaml`. */
   configName?: string;
+  /** Whether a config without a cache section leaves the gateway without the cache feature (a purge answers
+   * 501); default `unavailable`. */
+  cacheSectionAbsent?: 'unavailable' | 'available';
+  /** The CLI's arguments that report its version; default `--version`, then `version`. */
+  versionArgs?: string[];
 }
 
 export const description = (target?.description ?? {}) as GatewayDescription;
@@ -45,3 +51,7 @@ export const CLI: CaseOptions = {
 
 /** Whether the target offers `feature`: shared setups include a feature's section only then. */
 export const offers = (feature: Feature): boolean => target?.capabilities.includes(feature) ?? false;
+
+/** Whether a gateway whose config has no cache section lacks the cache feature, so that its purge must answer
+ * 501 (description `cacheSectionAbsent`): always for a target without the `cache` capability. */
+export const purgeWithoutCacheIs501 = (): boolean => !offers('cache') || description.cacheSectionAbsent !== 'available';

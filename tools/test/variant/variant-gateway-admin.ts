@@ -261,8 +261,9 @@ export function adminLayer(ctx: VariantContext): Layer {
     if (on('own-errors') && req.headers['content-type'] !== undefined) req.headers['content-type'] = 'application/json';
 
     const answer = (sent: Json | undefined) =>
-      rewriteAnswer(res, (a) => {
-        if (typeof a.body !== 'object' || a.body === null) return a;
+      rewriteAnswer(res, (reference) => {
+        if (typeof reference.body !== 'object' || reference.body === null) return reference;
+        const a = on('purge-without-section') ? purgeWithoutSection(ctx, endpoint, url, reference) : reference;
         let out = a.status >= 400 ? (on('own-errors') ? ownError(endpoint, a) : a) : ownSuccess(ctx, endpoint, a, sent);
         if (on('sorted-keys')) out = { ...out, body: sortKeys(out.body) };
         return out;
@@ -302,6 +303,15 @@ export function adminLayer(ctx: VariantContext): Layer {
     if (ctx.on('slow')) setTimeout(() => handle(req, res, next), ADMIN_DELAY_MS);
     else handle(req, res, next);
   };
+}
+
+/** A purge on a gateway none of whose sites has a cache section: the feature is built in, nothing is cached, so
+ * nothing is purged (purge-without-section); the reference answers 501 there. */
+function purgeWithoutSection(ctx: VariantContext, endpoint: string, url: string, a: Answer): Answer {
+  if (endpoint !== 'DELETE /cache/purge' || a.status !== 501 || ctx.config().sites.some((site) => site.cache !== undefined)) return a;
+  const target = new URL(url, 'http://admin.invalid').searchParams.get('url');
+  if (target === null || !URL.canParse(target)) return a;
+  return { ...a, status: 200, body: { status: 'ok', purged: false, url: target } };
 }
 
 /** Refusals of the variant's own for upstream changes the reference would apply (keep-last-target, own-errors'

@@ -3,7 +3,8 @@
 // reference does, and the admin shortcuts, version and help are the reference's (reference/gateway/main.ts).
 // With `own-cli` every command is the variant's: text output, its own exit codes (3 an error answer, 4 an
 // unreachable admin API, 64 a usage error), GATEWAY_ADMIN before --admin (host:port only), no --site for
-// remove and weight, its own table, validate/fmt/init/probe wording, edge.yaml as the default file.
+// remove and weight, its own table (addresses as host:port), validate/fmt/init/probe wording, edge.yaml as the
+// default file, the version as `-V` only.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, resolve } from 'node:path';
@@ -41,7 +42,7 @@ const USAGE = `usage: ${VARIANT_NAME} <command> [options]
   validate | probe [-c FILE]      check the config | try every upstream (TCP)
   fmt [-c FILE] [--write]         print the config with sorted keys, or rewrite it
   init [--yes] [-o FILE]          write a starter config
-  version
+  -V                              the version
 
 The admin API: $GATEWAY_ADMIN, else --admin HOST:PORT, else 127.0.0.1:2019; token: $GATEWAY_ADMIN_TOKEN.
 Exit status: 0 done, 1 invalid or unreachable upstream, 3 the admin API refused, 4 admin API unreachable, 64 usage.
@@ -86,7 +87,9 @@ function table(json: Record<string, unknown>): string {
   const rows = [['TARGET', 'STATE', 'OK', 'LAST_MS', 'CONNS', 'PICKED']];
   for (const e of (json.upstreams ?? []) as Record<string, unknown>[]) {
     const picked = (e.selected as { total?: unknown } | undefined)?.total;
-    rows.push([e.url, e.state, e.healthy === true ? 'yes' : 'no', e.latency_ms ?? '-', e.active_connections ?? '-', picked ?? '-'].map(String));
+    // The address column names host:port, without the scheme (gateway/cli/status-upstream-columns).
+    const address = typeof e.url === 'string' && URL.canParse(e.url) ? new URL(e.url).host : e.url;
+    rows.push([address, e.state, e.healthy === true ? 'yes' : 'no', e.latency_ms ?? '-', e.active_connections ?? '-', picked ?? '-'].map(String));
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => `${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')}\n`).join('');
@@ -313,8 +316,9 @@ export async function runVariantCli(argv: string[], on: On): Promise<number | un
       case 'shutdown':
       case 'upstreams':
         return await runShortcut(command, args);
-      case 'version':
-      case '--version':
+      // Its version as `-V` only, as some tools have it (gateway/versioning/version-command; the description's
+      // versionArgs says so).
+      case '-V':
         out(`${VARIANT_NAME} ${VARIANT_VERSION}\n`);
         return EXIT.ok;
       case 'help':

@@ -200,7 +200,7 @@ class Translator {
     }
     if (Array.isArray(raw.sites)) out.sites = raw.sites.map((s, i) => this.site(s, i));
     if (this.ctx.on('defaults-alt') && (raw.global === undefined || (isObj(raw.global) && raw.global.shutdownTimeoutSecs === undefined))) {
-      out.global = { ...(isObj(raw.global) ? raw.global : {}), shutdownTimeoutSecs: 10 };
+      out.global = { ...(isObj(raw.global) ? raw.global : {}), shutdownTimeoutSecs: 2 };
     }
     return out;
   }

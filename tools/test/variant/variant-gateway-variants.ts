@@ -57,6 +57,10 @@ export const GATEWAY_VARIANTS = {
    * without its port, a block with its prefix length) (gateway/upstreams/target-comparison,
    * gateway/cache-purge/url-echo-and-variants, gateway/ip-deny/cidr-echo-and-duplicates). */
   'normalised-echo': 'normalised echoes',
+  /** A gateway whose sites have no cache section still has the cache feature: a purge there answers 200 with
+   * `purged` false, not 501 (the document ties 501 to the feature, not to the config; declared in the
+   * description as `cacheSectionAbsent: available`, gateway/errors/cache-purge-no-feature-501). */
+  'purge-without-section': 'the cache feature without a cache section',
   /** Removing the last target of a route is refused with 409 (gateway/upstreams/remove-last-target). */
   'keep-last-target': 'a route keeps its last target',
   // ------------------------------------------------------------ the config
@@ -70,7 +74,8 @@ export const GATEWAY_VARIANTS = {
   /** Every route forwards the request path without its prefix (`/api/x?q` as `/x?q`, `/api` as `/`), as Traefik's
    * StripPrefix or nginx's `proxy_pass http://up/;` do (gateway/data-plane/route-prefix-matching). */
   'strip-prefix': 'the route prefix stripped before forwarding',
-  /** Other defaults where the document gives none: global.shutdownTimeoutSecs 10, a metrics section without
+  /** Other defaults where the document gives none: global.shutdownTimeoutSecs 2 (shorter than a request the suite
+   * lets drain, so a case relying on the default would see it cut), a metrics section without
    * a path served at /-/metrics (gateway/config/shutdown-timeout-default, gateway/data-plane/metrics-format). */
   'defaults-alt': 'other defaults',
   // ------------------------------------------------------------ the data plane and the process
@@ -93,8 +98,9 @@ export const GATEWAY_VARIANTS = {
   // ------------------------------------------------------------ the command line
   /** Its own command line: the server is `serve`, shortcuts print text (not JSON) and exit 3 for an error
    * answer, 4 for an unreachable address, 64 for a usage error; GATEWAY_ADMIN beats --admin, which takes
-   * host:port only; remove and weight take no --site; a table of other columns; validate, fmt, init and
-   * probe print their own words, init writes edge.yaml by default; --version prints a name with the version
+   * host:port only; remove and weight take no --site; a table of other columns, addresses as host:port;
+   * validate, fmt, init and probe print their own words, init writes edge.yaml by default; `-V` (not
+   * --version, declared as versionArgs) prints a name with the version
    * (gateway/cli/output-and-exit-codes, status-upstream-columns, validate-output, init-behaviour,
    * probe-reachability, run-server, address-precedence-and-form, site-for-remove-and-weight,
    * gateway/config/default-file-name, gateway/versioning/version-command). */
