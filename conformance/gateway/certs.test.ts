@@ -65,6 +65,16 @@ check('gateway/errors/certs-invalid-pair-400/mismatch-corrupt-no-cert', TLS, asy
   }
 });
 
+check('gateway/errors/certs-invalid-pair-400/corrupt-block-in-chain', TLS, async (t, c) => {
+  // The cert field is a leaf with its chain: a corrupt block after a good leaf is corrupt PEM all the same.
+  const g = await sharedTls(c);
+  const chain = `${SECOND.cert.trimEnd()}\n-----BEGIN CERTIFICATE-----\nMIIBcorrupt0000\n-----END CERTIFICATE-----\n`;
+  const before = files(g);
+  const res = await c.need('POST /certs/reload (a corrupt block after the leaf)', g.admin.post('/certs/reload', { cert: chain, key: SECOND.key }));
+  t.is(res.status, 400, shown(res));
+  t.deepEqual(files(g), before, 'the files changed');
+});
+
 check('gateway/certs/response/ok-paths-note', TLS, async (t, c) => {
   const g = await sharedTls(c, 'upload');
   const body = successBody(t, await g.admin.post('/certs/reload', { cert: SECOND.cert, key: SECOND.key }), 'upload of a valid pair');
