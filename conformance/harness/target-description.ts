@@ -1,4 +1,4 @@
-// A target description: a small JSON file saying what a target offers beyond what the suite can ask it
+// A target description: a small JSON file (comments and trailing commas allowed) saying what a target offers beyond what the suite can ask it
 // (for example which model keys exist). `capabilities` are added to the target's, `env` to its environment,
 // `aliasCommand` names its short alias command (and adds the `alias` capability); the whole is handed to the
 // suite as `description`. Each suite declares its keys, with what each means, in
@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { PROJECT_ROOT } from './project-root.ts';
 import type { TargetSpec } from './run-env.ts';
 
@@ -46,11 +47,29 @@ function errorLine(e: ErrorObject): string {
   return `${at}: ${e.message ?? e.keyword}`;
 }
 
-/** The description in `file`, checked against the schema of `surface`'s descriptions. */
+/** JSON with comments: what `conform init` writes (each key commented) and what a user edits by hand. Trailing
+ * commas are allowed too, so that uncommenting or deleting the last entry of an object never breaks the file. */
+const JSONC = { disallowComments: false, allowTrailingComma: true, allowEmptyContent: false } as const;
+
+/** The value of the JSON-with-comments `text`; a syntax error names its line and column (1-based). */
+export function parseDescriptionText(text: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, JSONC);
+  const first = errors[0];
+  if (first) {
+    const before = text.slice(0, first.offset).split('\n');
+    const what = printParseErrorCode(first.error).replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
+    throw new Error(`line ${before.length}, column ${before.at(-1)!.length + 1}: ${what}`);
+  }
+  return value;
+}
+
+/** The description in `file` (JSON, comments and trailing commas allowed), checked against the schema of
+ * `surface`'s descriptions. */
 export function readDescription(file: string, surface: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = parseDescriptionText(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new Error(`target description ${file}: ${(err as Error).message}`);
   }

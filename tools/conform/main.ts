@@ -1,14 +1,15 @@
 // `npm run conform`: runs the selected suites against their targets, hands the run to the reporters
 // (terminal, report files, GitHub) and sets the exit code from the verdict (verdict.ts): 0 passed, 1 failed
 // or judged nothing, 2 usage error or a target that never started, 128+N interrupted by signal N.
-import { rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import picomatch from 'picomatch';
 import { PROJECT_ROOT, shellQuote } from '../../conformance/harness/launch.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
 import { missingLine, missingPackages } from '../setup/debian-packages.ts';
-import { CatalogError, loadCatalog } from '../spec/catalog.ts';
+import { CatalogError, catalogHash, loadCatalog } from '../spec/catalog.ts';
+import { CALLER_CWD } from './caller-paths.ts';
 import { globErrors, type KnownCases, knownCases, recordCases, suitesFingerprint } from './case-index.ts';
 import { clauseStates, standings } from './clause-status.ts';
 import { expectedRunMs } from './file-times.ts';
@@ -22,6 +23,7 @@ import { jsonReport } from './report-json.ts';
 import { ReportFiles } from './report-files.ts';
 import { allOf, type Plan, type Reporter } from './reporter.ts';
 import { runSuites } from './run-suites.ts';
+import { subcommandOf } from './subcommands.ts';
 import { unreachedResults } from './run-state.ts';
 import { assertReachable, discoverSuites, resolveTargets, type Suite, selectSuites } from './suites.ts';
 import { printList, TerminalReporter } from './terminal.ts';
@@ -73,10 +75,23 @@ async function plan(suites: Suite[], cases: KnownCases, only: string[], skip: st
   };
 }
 
+/** `conform <package version> (catalog <content hash>: <clauses> clauses, <surfaces> surfaces)`. */
+function versionLine(): string {
+  const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const catalog = loadCatalog();
+  return `conform ${version} (catalog ${catalogHash()}: ${catalog.clauses.length} clauses, ${new Set(catalog.clauses.map((c) => c.surface)).size} surfaces)`;
+}
+
 async function main(argv: string[], interruption: Interruption): Promise<number> {
+  const subcommand = subcommandOf(argv);
+  if (subcommand) return subcommand.command.run(subcommand.args);
   const options = parseOptions(argv);
   if (options.help) {
     console.log(USAGE);
+    return 0;
+  }
+  if (options.version) {
+    console.log(versionLine());
     return 0;
   }
   const startedAt = new Date();
@@ -210,7 +225,7 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
   // Packages this machine lacks: the reference ran without those engines, the harness without those tools.
   const missing = missingPackages().filter((p) => !p.testsOnly);
   if (missing.length > 0) console.log(`${missingLine(missing)} (the cases needing them could not run: see their outcomes)`);
-  console.log(`reports: ${reportFile}, junit.xml, report.html`);
+  console.log(`reports: ${relative(CALLER_CWD, reportFile) || '.'}, junit.xml, report.html`);
   for (const reason of verdict.reasons) console.log(reason);
   return verdict.exitCode;
 }

@@ -1,5 +1,6 @@
 // Command line of the runner. Public interface: CI scripts depend on these names.
 import { parseArgs } from 'node:util';
+import { fromCaller } from './caller-paths.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface TargetArg {
@@ -31,6 +32,8 @@ export interface ConformOptions {
   reportDir: string;
   verbose: boolean;
   help: boolean;
+  /** Print the package's and the catalog's versions, and nothing else. */
+  version: boolean;
   passWithNoCases: boolean;
   lastFailed: boolean;
   /** Reporters beside the terminal and the report files (REPORTERS). */
@@ -43,8 +46,10 @@ export type ReporterName = (typeof REPORTERS)[number];
 export const DEFAULT_REPORT_DIR = 'reports';
 
 export const USAGE = `Usage: npm run conform -- [options]
+       npm run conform -- init --surface NAME [--out DIR] [--force]
 
-Runs the conformance suites against targets and writes reports.
+Runs the conformance suites against targets and writes reports. \`init\` writes a starting target description
+for a surface (every key commented; for the gateway also an adapter skeleton): init --help for more.
 
   --surface NAME           only this surface (repeatable); default: every surface that has a suite
   --target NAME=URL        check the implementation running at URL for surface NAME
@@ -52,8 +57,9 @@ Runs the conformance suites against targets and writes reports.
                            (no --target: the surface's reference server)
   --target-env NAME=VAR=VALUE
                            set VAR in the environment of surface NAME's target (repeatable)
-  --describe NAME=FILE     a JSON file describing what the target of surface NAME offers (capabilities,
-                           env, aliasCommand, facts such as model keys); see conformance/<surface>/README.md
+  --describe NAME=FILE     a JSON file (comments allowed; \`init\` writes one) describing what the target of
+                           surface NAME offers (capabilities, env, aliasCommand, facts such as model keys);
+                           see conformance/<surface>/README.md
   --only GLOB              run only cases whose ID matches (repeatable); a glob matching no case is a usage error
   --skip GLOB              skip cases whose ID matches (repeatable); same
   --last-failed            run only the cases that failed or could not judge in the report of the previous
@@ -66,6 +72,7 @@ Runs the conformance suites against targets and writes reports.
   --reporter NAME          also report for a CI: github (annotations, and $GITHUB_STEP_SUMMARY when set; on by
                            itself when GITHUB_ACTIONS is set)
   --verbose                print informational outcomes in full (by default one line each)
+  --version, -V            the harness's version and the catalog's (its content hash, its clauses)
   --help                   this text
 
 Outcomes: pass, fail, error (the case could not judge its clause: setup refused, answer unreadable, no
@@ -120,6 +127,7 @@ export function parseOptions(argv: string[]): ConformOptions {
         reporter: { type: 'string', multiple: true },
         verbose: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
       },
     });
   } catch (err) {
@@ -136,7 +144,7 @@ export function parseOptions(argv: string[]): ConformOptions {
   const describes = list('describe').map((raw) => {
     const eq = raw.indexOf('=');
     if (eq <= 0 || eq === raw.length - 1) throw new UsageError(`--describe ${raw}: expected NAME=FILE`);
-    return { surface: raw.slice(0, eq), file: raw.slice(eq + 1) };
+    return { surface: raw.slice(0, eq), file: fromCaller(raw.slice(eq + 1)) };
   });
   const targetEnv = list('target-env').map((raw) => {
     const match = /^([^=]+)=([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(raw);
@@ -155,11 +163,12 @@ export function parseOptions(argv: string[]): ConformOptions {
     targetEnv,
     only: list('only'),
     skip: list('skip'),
-    knownFailing: v['known-failing'] as string | undefined,
+    knownFailing: v['known-failing'] === undefined ? undefined : fromCaller(v['known-failing'] as string),
     list: v.list === true,
-    reportDir: (v['report-dir'] as string | undefined) ?? DEFAULT_REPORT_DIR,
+    reportDir: fromCaller((v['report-dir'] as string | undefined) ?? DEFAULT_REPORT_DIR),
     verbose: v.verbose === true,
     help: v.help === true,
+    version: v.version === true,
     passWithNoCases: v['pass-with-no-cases'] === true,
     lastFailed: v['last-failed'] === true,
     reporters: [...new Set(reporters)],

@@ -7,6 +7,7 @@ import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { loadReferenceTargets, referenceBackend } from '../../conformance/harness/reference-targets.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
 import { describeTarget, readDescription } from '../../conformance/harness/target-description.ts';
+import { commandFromCaller, describedFromCaller } from './caller-paths.ts';
 import { SURFACES, type Surface } from '../spec/catalog.ts';
 import type { DescribeArg, TargetArg, TargetEnvArg } from './options.ts';
 import { UsageError } from './usage-error.ts';
@@ -60,7 +61,7 @@ export function resolveTargets(suites: Suite[], args: TargetArg[], describes: De
       // A target given on the command line runs beside the same backend as the reference (if it has one).
       const backend = referenceBackend(surface);
       const given: TargetSpec =
-        arg.kind === 'cmd' ? { kind: 'cmd', command: arg.value, capabilities: ['launch'] } : { kind: 'url', url: arg.value, capabilities: [] };
+        arg.kind === 'cmd' ? { kind: 'cmd', command: commandFromCaller(arg.value), capabilities: ['launch'] } : { kind: 'url', url: arg.value, capabilities: [] };
       targets[surface] = backend ? { ...given, backend } : given;
     } else if (ref) targets[surface] = ref;
     else throw new UsageError(`surface ${surface} has no reference target in conformance/reference-targets.json`);
@@ -69,7 +70,7 @@ export function resolveTargets(suites: Suite[], args: TargetArg[], describes: De
     const target = targets[surface];
     if (!target) throw new UsageError(`--describe ${surface}=…: no suite selected for surface ${surface}`);
     try {
-      targets[surface] = describeTarget(target, readDescription(file, surface));
+      targets[surface] = describeTarget(target, describedFromCaller(readDescription(file, surface)));
     } catch (err) {
       throw new UsageError((err as Error).message);
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // Loads and validates the clause catalog (spec/*.yaml). The catalog is the denominator of conformance:
 // a missing or duplicate ID is a load error, never a silent gap.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -37,6 +38,16 @@ export const SPEC_DIR = join(PROJECT_ROOT, 'spec');
 const SCHEMA_FILE = join(SPEC_DIR, 'catalog.schema.json');
 
 export class CatalogError extends Error {}
+
+/** The catalog's content hash: SHA-256 of its files (names and texts, in name order), first 12 hex digits. Two
+ * reports with the same hash were judged against the same clauses. */
+export function catalogHash(dir: string = SPEC_DIR): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.json')).sort()) {
+    hash.update(`${file}\0`).update(readFileSync(join(dir, file))).update('\0');
+  }
+  return hash.digest('hex').slice(0, 12);
+}
 
 /** Loads every `spec/<surface>.yaml`; throws CatalogError naming the file and the fault. */
 export function loadCatalog(dir: string = SPEC_DIR): Catalog {
