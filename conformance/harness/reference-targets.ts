@@ -5,8 +5,10 @@
 // that surface alone has it, and a target given with --target gets the same backend.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { createRequire } from 'node:module';
+import type { buildSync as BuildSync } from 'esbuild';
 import { PROJECT_ROOT } from './launch.ts';
+import { PACKAGED } from './packaged.ts';
 import { missingPackages } from '../../tools/setup/debian-packages.ts';
 import type { TargetSpec } from './run-env.ts';
 import { describeTarget, readDescription } from './target-description.ts';
@@ -68,8 +70,10 @@ function upToDate(out: string): boolean {
 }
 
 function bundle(entry: string, outfile: string, assets: Record<string, string> = {}): void {
-  if (built.has(outfile)) return;
+  // An installed package ships its bundles built (packaged.ts).
+  if (PACKAGED || built.has(outfile)) return;
   built.add(outfile);
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as { buildSync: typeof BuildSync };
   const out = join(PROJECT_ROOT, outfile);
   for (const [source, name] of Object.entries(assets)) copyAssets(join(PROJECT_ROOT, source), join(dirname(out), name));
   if (upToDate(out)) return;

@@ -1,5 +1,9 @@
 // The contract between the runner (tools/conform) and the suites: everything arrives in environment
 // variables, so a suite can also be run with plain `npx ava` (then the surface's reference is the target).
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGED } from './packaged.ts';
+import { PROJECT_ROOT } from './project-root.ts';
 
 export type TargetKind = 'cmd' | 'url';
 
@@ -77,6 +81,8 @@ function optionalNumber(name: string): number | undefined {
  * what it provides in the environment. Imported by a computed name, so the runner's bundles of the suites
  * (tools/conform/compile-suites.ts) leave it and its packages (esbuild, yaml, ajv) out. */
 export function directRunOnly<T>(module: string): Promise<T> {
+  // An installed package has it built beside the suites (tools/pack/build.ts), and no TypeScript loader.
+  if (PACKAGED) return import(pathToFileURL(join(PROJECT_ROOT, 'dist', 'harness', basename(module).replace(/\.ts$/, '.mjs'))).href) as Promise<T>;
   return import(module) as Promise<T>;
 }
 

@@ -4,9 +4,12 @@
 // worker of several files (file-times.ts) gets an entry that imports them in turn; each keeps its own module
 // scope in the bundle. Source maps keep failures pointing at the .ts lines.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
-import { buildSync } from 'esbuild';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { buildSync as BuildSync } from 'esbuild';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { builtSuite, PACKAGED } from '../../conformance/harness/packaged.ts';
 
 export const COMPILED_CONFIG = join(PROJECT_ROOT, 'conformance', 'ava.compiled.config.mjs');
 
@@ -25,7 +28,8 @@ export function compileSuites(groups: string[][]): CompiledSuites {
   mkdirSync(outdir, { recursive: true });
   const outputs = groups.map((files, i) => ({ files, out: outName(files, i) }));
   try {
-    build(outputs, outdir);
+    if (PACKAGED) link(outputs, outdir);
+    else build(outputs, outdir);
   } catch (err) {
     rmSync(outdir, { recursive: true, force: true });
     throw err;
@@ -46,7 +50,31 @@ function outName(files: string[], index: number): string {
   return `shared/${index}-${basename(join(first, '..'))}.${basename(first, '.test.ts')}+${files.length - 1}.test`;
 }
 
+/** How suite files are built, here and for the package (tools/pack/build.ts): plain ESM for this Node, the
+ * project's modules inlined, packages left to Node, source maps beside. */
+export const SUITE_BUILD = {
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'error',
+} as const;
+
+/** An installed package's suites are built already: each worker's module imports its files' built modules. */
+function link(outputs: { files: string[]; out: string }[], outdir: string): void {
+  for (const { files, out } of outputs) {
+    const file = join(outdir, `${out}.mjs`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, files.map((f) => `import ${JSON.stringify(pathToFileURL(builtSuite(f)).href)};\n`).join(''));
+  }
+}
+
 function build(outputs: { files: string[]; out: string }[], outdir: string): void {
+  // Loaded here only: an installed package has no bundler (link above).
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as { buildSync: typeof BuildSync };
   const entries = join(outdir, 'entries');
   mkdirSync(entries, { recursive: true });
   const entryPoints = outputs.map(({ files, out }, i) => {
@@ -56,18 +84,7 @@ function build(outputs: { files: string[]; out: string }[], outdir: string): voi
     return { in: entry, out };
   });
   try {
-    buildSync({
-      entryPoints,
-      outdir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      sourcemap: 'linked',
-      logLevel: 'error',
-    });
+    buildSync({ ...SUITE_BUILD, entryPoints, outdir });
   } finally {
     rmSync(entries, { recursive: true, force: true });
   }

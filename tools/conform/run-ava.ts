@@ -4,6 +4,8 @@
 // the terminal reaches the runner alone, which stops the run its own way (interrupt.ts): the group at once,
 // then every process the run started (run-suites.ts).
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Parser, type Result } from 'tap-parser';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 
@@ -26,7 +28,8 @@ export interface AvaProcess {
   kill(): void;
 }
 
-const AVA_CLI = `${PROJECT_ROOT}/node_modules/ava/entrypoints/cli.mjs`;
+/** ava's command line, wherever npm put the package (this package's node_modules, or the user's beside it). */
+const AVA_CLI = join(dirname(createRequire(import.meta.url).resolve('ava')), 'cli.mjs');
 const STDERR_LIMIT = 32 * 1024;
 
 /** ava prefixes titles with the file (`site › static/...`); the case ID is the part after the last `›`. */

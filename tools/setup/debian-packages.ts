@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
 
 export interface DebianPackage {
   name: string;
@@ -14,7 +15,7 @@ export interface DebianPackage {
   testsOnly?: boolean;
 }
 
-const LIST = join(import.meta.dirname, 'debian-packages.json');
+const LIST = join(PROJECT_ROOT, 'tools', 'setup', 'debian-packages.json');
 
 export function debianPackages(): DebianPackage[] {
   return (JSON.parse(readFileSync(LIST, 'utf8')) as { packages: DebianPackage[] }).packages;

@@ -9,6 +9,7 @@ const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'))
 
 /** Each bin and a line its usage text must hold. */
 const USAGE: Record<string, RegExp> = {
+  conform: /--surface/,
   'static-proxy': /--config/,
   sp: /--config/,
   'translate-server': /--config/,

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// Command shim for `recipes`: registers the tsx loader, then runs the TypeScript entry.
-import { register } from 'tsx/esm/api';
+import { runBuiltOrSource } from '../../shared/bin-entry.js';
 
-register();
-await import('../main.ts');
+await runBuiltOrSource('.cache/reference/recipes.mjs', new URL('../main.ts', import.meta.url).href);

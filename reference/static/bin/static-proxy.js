@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Command shim for `static-proxy` and `sp`: registers the tsx loader, then runs the TypeScript entry.
-import { register } from 'tsx/esm/api';
+// Command shim for `static-proxy` and `sp`.
+import { runBuiltOrSource } from '../../shared/bin-entry.js';
 
-register();
-await import('../main.ts');
+await runBuiltOrSource('.cache/reference/static.mjs', new URL('../main.ts', import.meta.url).href);

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// Runs the reference web gateway from source (TypeScript through tsx).
-import { register } from 'tsx/esm/api';
+import { runBuiltOrSource } from '../../shared/bin-entry.js';
 
-register();
-await import('../main.ts');
+await runBuiltOrSource('.cache/reference/translate-web/main.mjs', new URL('../main.ts', import.meta.url).href);
