@@ -1,11 +1,12 @@
 // One keep-alive connection to an upstream, carrying one exchange at a time: it writes the request (head,
 // then the body with back-pressure, chunked when it has no length), parses the answer with Node's own
-// parser and hands it to the exchange's handler. Whatever ends an exchange (answer complete, abort, error,
-// timeout) reaches the handler exactly once; the connection then goes back to its pool or is destroyed.
+// parser (or its plain-JavaScript stand-in, see response-parser.ts) and hands it to the exchange's
+// handler. Whatever ends an exchange (answer complete, abort, error, timeout) reaches the handler exactly
+// once; the connection then goes back to its pool or is destroyed.
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { HTTPParser, type NativeParser } from './native-parser.ts';
 import { keepAliveHint, requestHead } from './request-head.ts';
+import type { ResponseParser, ResponseParserClass } from './response-parser.ts';
 import { UpstreamError } from './upstream-error.ts';
 import { writeAtTurnEnd } from './write-batch.ts';
 
@@ -47,6 +48,8 @@ export interface UpstreamHandler {
 /** What a connection needs of its pool. */
 export interface ConnectionOwner {
   readonly host: string;
+  /** The HTTP/1 response parser its connections use. */
+  readonly parser: ResponseParserClass;
   readonly limits: { headersTimeoutMs: number; bodyTimeoutMs: number; keepAliveTimeoutMs: number; maxHeaderSize: number };
   /** The exchange ended and the connection can carry another. */
   released(connection: PooledConnection): void;
@@ -82,7 +85,7 @@ class Exchange implements UpstreamController {
 export class PooledConnection {
   readonly #owner: ConnectionOwner;
   readonly #socket: Socket;
-  readonly #parser: NativeParser;
+  readonly #parser: ResponseParser;
   #exchange: Exchange | undefined;
   /** Header pairs delivered before headers-complete (more than the parser hands over at once). */
   #partialHeaders: string[] = [];
@@ -109,6 +112,7 @@ export class PooledConnection {
     this.#socket = socket;
     this.#keepAliveMs = owner.limits.keepAliveTimeoutMs;
     socket.setNoDelay(true);
+    const HTTPParser = owner.parser;
     const parser = new HTTPParser();
     parser.initialize(HTTPParser.RESPONSE, {}, owner.limits.maxHeaderSize, 0);
     parser[HTTPParser.kOnHeaders] = (headers: string[]) => {
@@ -129,12 +133,13 @@ export class PooledConnection {
     parser[HTTPParser.kOnMessageComplete] = () => this.#onComplete();
     this.#parser = parser;
     // A plain TCP socket feeds the parser natively once connected (as node:http's server does with its
-    // clients), without the stream layer's JavaScript on every read; a TLS socket goes through 'data'.
+    // clients), without the stream layer's JavaScript on every read; a TLS socket, or the plain-JavaScript
+    // parser, goes through 'data'.
     parser[HTTPParser.kOnExecute] = (result: number | Error) => this.#afterParse(result);
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.once('connect', () => {
       const handle = handleOf(socket);
-      if (handle?.isStreamBase !== true || this.#gone) return;
+      if (handle?.isStreamBase !== true || this.#gone || parser.consume === undefined) return;
       parser.consume(handle);
       this.#consumed = true;
     });
@@ -144,7 +149,7 @@ export class PooledConnection {
       this.#fail(new UpstreamError('connection-lost', 'the upstream closed the connection'));
       // Freed once the parser's own callbacks have returned, and after the handle it reads from is closed.
       setImmediate(() => {
-        if (this.#consumed) parser.unconsume();
+        if (this.#consumed) parser.unconsume?.();
         parser.close();
       });
     });

@@ -1,15 +1,41 @@
 // The upstream pool against real servers on loopback: node:http ones for the ordinary cases, raw TCP ones
-// for answers node:http would not give (no length, garbage, a reset mid-body, an idle close).
+// for answers node:http would not give (no length, garbage, a reset mid-body, an idle close). Every case
+// runs twice: on the parser chosen at load time (Node's own) and on the plain-JavaScript fallback.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import test, { type ExecutionContext } from 'ava';
+import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import { freePorts } from '../../../conformance/harness/free-ports.ts';
+import { JsResponseParser } from './js-response-parser.ts';
 import type { UpstreamController, UpstreamRequest } from './pooled-connection.ts';
+import { HTTPParser, type ResponseParserClass } from './response-parser.ts';
 import type { UpstreamError } from './upstream-error.ts';
 import { type PoolLimits, UpstreamPool } from './upstream-pool.ts';
+
+type Context = ExecutionContext<{ parser: ResponseParserClass }>;
+
+const PARSERS = [
+  ['', HTTPParser],
+  [' [plain-JS parser]', JsResponseParser],
+] as const;
+
+/** Registers `run` once per parser; the pools it makes (poolFor) use that parser. */
+function test(title: string, run: (t: Context) => Promise<void>): void {
+  for (const [suffix, parser] of PARSERS) {
+    (anyTest as TestFn<{ parser: ResponseParserClass }>)(title + suffix, (t) => {
+      t.context.parser = parser;
+      return run(t);
+    });
+  }
+}
+
+function poolFor(t: Context, origin: string, limits: PoolLimits): UpstreamPool {
+  const pool = new UpstreamPool(origin, limits, t.context.parser);
+  t.teardown(() => pool.destroy());
+  return pool;
+}
 
 const LIMITS: PoolLimits = { connections: 8, keepAliveTimeoutMs: 10_000, connectTimeoutMs: 5_000, headersTimeoutMs: 30_000, bodyTimeoutMs: 30_000, maxHeaderSize: 16 * 1024 };
 
@@ -67,18 +93,17 @@ async function listen(t: ExecutionContext, server: ReturnType<typeof createServe
 }
 
 /** A node:http upstream; counts the connections it accepted. */
-async function httpUpstream(t: ExecutionContext, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ pool: UpstreamPool; connections: () => number }> {
+async function httpUpstream(t: Context, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ pool: UpstreamPool; connections: () => number }> {
   const server = createServer(handler);
   let connections = 0;
   server.on('connection', () => connections++);
   const port = await listen(t, server);
-  const pool = new UpstreamPool(`http://127.0.0.1:${port}`, LIMITS);
-  t.teardown(() => pool.destroy());
+  const pool = poolFor(t, `http://127.0.0.1:${port}`, LIMITS);
   return { pool, connections: () => connections };
 }
 
 /** A raw TCP upstream: `onRequest(socket, head)` per request head received. */
-async function tcpUpstream(t: ExecutionContext, onRequest: (socket: Socket, head: string, index: number) => void, limits: Partial<PoolLimits> = {}): Promise<UpstreamPool> {
+async function tcpUpstream(t: Context, onRequest: (socket: Socket, head: string, index: number) => void, limits: Partial<PoolLimits> = {}): Promise<UpstreamPool> {
   let index = 0;
   const server = createTcpServer((socket) => {
     let buffered = '';
@@ -95,8 +120,7 @@ async function tcpUpstream(t: ExecutionContext, onRequest: (socket: Socket, head
     socket.on('error', () => {});
   });
   const port = await listen(t, server);
-  const pool = new UpstreamPool(`http://127.0.0.1:${port}`, { ...LIMITS, ...limits });
-  t.teardown(() => pool.destroy());
+  const pool = poolFor(t, `http://127.0.0.1:${port}`, { ...LIMITS, ...limits });
   return pool;
 }
 
@@ -240,8 +264,7 @@ test('a reused connection the upstream closes as the next request arrives: the r
 
 test('failures reach the handler once, with their code: refused, garbage, oversized headers, reset mid-body', async (t) => {
   const [closedPort] = await freePorts(1);
-  const refused = new UpstreamPool(`http://127.0.0.1:${closedPort}`, LIMITS);
-  t.teardown(() => refused.destroy());
+  const refused = poolFor(t, `http://127.0.0.1:${closedPort}`, LIMITS);
   const out = await exchange(refused, {});
   t.is((out.error as UpstreamError).code, 'connection-lost');
   t.is(((out.error as UpstreamError).cause as { code?: string }).code, 'ECONNREFUSED');
@@ -285,8 +308,7 @@ test('no answer in time: headers-timeout, and the pool goes on serving', async (
 
 test('beyond the connection limit requests wait their turn; all complete on that many connections', async (t) => {
   const { pool, connections } = await httpUpstream(t, (req, res) => setTimeout(() => res.end(req.url), 10));
-  const small = new UpstreamPool(`http://${pool.host}`, { ...LIMITS, connections: 2 });
-  t.teardown(() => small.destroy());
+  const small = poolFor(t, `http://${pool.host}`, { ...LIMITS, connections: 2 });
   const outs = await Promise.all(Array.from({ length: 7 }, (_, i) => exchange(small, { path: `/${i}` })));
   t.deepEqual(
     outs.map((o) => o.body.toString()),

@@ -5,6 +5,7 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { type ConnectionOwner, PooledConnection, type UpstreamController, type UpstreamHandler, type UpstreamRequest } from './pooled-connection.ts';
+import { HTTPParser, type ResponseParserClass } from './response-parser.ts';
 import { UpstreamError } from './upstream-error.ts';
 
 export interface PoolLimits {
@@ -32,6 +33,7 @@ export interface ShortAnswer {
 export class UpstreamPool implements ConnectionOwner {
   readonly host: string;
   readonly limits: PoolLimits;
+  readonly parser: ResponseParserClass;
   readonly #hostname: string;
   readonly #port: number;
   readonly #tls: boolean;
@@ -42,13 +44,15 @@ export class UpstreamPool implements ConnectionOwner {
   #closing = false;
   #closed: (() => void) | undefined;
 
-  constructor(origin: string, limits: PoolLimits) {
+  /** `parser`: the load-time choice (response-parser.ts) unless a test names one. */
+  constructor(origin: string, limits: PoolLimits, parser: ResponseParserClass = HTTPParser) {
     const url = new URL(origin);
     this.#tls = url.protocol === 'https:';
     this.#hostname = url.hostname.replace(/^\[|\]$/g, '');
     this.#port = Number(url.port) || (this.#tls ? 443 : 80);
     this.host = url.host;
     this.limits = limits;
+    this.parser = parser;
   }
 
   /** Sends `request`; the handler learns everything that happens to it. */
