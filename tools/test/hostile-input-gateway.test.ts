@@ -185,6 +185,7 @@ test('a certificate chain with a broken block after a good one is refused by rel
     config: { name: 'gateway.yaml', content: JSON.stringify({ sites: [site(1, { tls: { cert: 'broken.pem', key: 'key.pem' }, routes: [routeTo('/', up)] })] }) },
     files: { 'broken.pem': broken, 'key.pem': LEAF.key },
   });
+  t.teardown(() => cli.stop());
   const { code } = await cli.exited;
   t.is(code, 1, `validate: ${cli.stdout()}${cli.stderr()}`);
   // A start on that chain, or on a certificate and a key of two pairs, ends with the cause named.
@@ -197,6 +198,7 @@ test('a certificate chain with a broken block after a good one is refused by rel
       config: { name: 'gateway.yaml', content: ([p]) => JSON.stringify({ sites: [site(p!, { tls: { cert: 'c.pem', key: 'k.pem' }, routes: [routeTo('/', up)] })] }) },
       files: { 'c.pem': cert, 'k.pem': key },
     });
+    t.teardown(() => start.stop());
     const ended = await start.exited;
     t.not(ended.code, 0, `a start on ${what}: ${start.stderr()}`);
     t.regex(start.stderr(), /tls/, `a start on ${what}`);
