@@ -8,6 +8,7 @@ import picomatch from 'picomatch';
 import { PROJECT_ROOT, shellQuote } from '../../conformance/harness/launch.ts';
 import type { TargetSpec } from '../../conformance/harness/run-env.ts';
 import { missingLine, missingPackages } from '../setup/debian-packages.ts';
+import { missingOptionalPackages, optionalMissingLines } from '../setup/optional-packages.ts';
 import { CatalogError, catalogHash, loadCatalog } from '../spec/catalog.ts';
 import { CALLER_CWD } from './caller-paths.ts';
 import { globErrors, type KnownCases, knownCases, recordCases, suitesFingerprint } from './case-index.ts';
@@ -225,6 +226,7 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
   // Packages this machine lacks: the reference ran without those engines, the harness without those tools.
   const missing = missingPackages().filter((p) => !p.testsOnly);
   if (missing.length > 0) console.log(`${missingLine(missing)} (the cases needing them could not run: see their outcomes)`);
+  for (const line of optionalMissingLines(missingOptionalPackages())) console.log(line);
   console.log(`reports: ${relative(CALLER_CWD, reportFile) || '.'}, junit.xml, report.html`);
   for (const reason of verdict.reasons) console.log(reason);
   return verdict.exitCode;
