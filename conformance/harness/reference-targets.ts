@@ -13,7 +13,7 @@ import { missingPackages } from '../../tools/setup/debian-packages.ts';
 import type { TargetSpec } from './run-env.ts';
 import { describeTarget, readDescription } from './target-description.ts';
 
-interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
+export interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
   /** Bundle `entry` to `outfile` (relative to the project root) before use; `assets` are folders the code
    * reads beside its module (the gateway's page), copied beside the bundle: source folder -> folder name. */
   bundle?: { entry: string; outfile: string; assets?: Record<string, string> };
@@ -141,7 +141,8 @@ function removeOldChunks(dir: string, current: ReadonlySet<string>): void {
   }
 }
 
-function readEntries(): Record<string, ReferenceEntry> {
+/** The entries of conformance/reference-targets.json as written (nothing built). */
+export function readEntries(): Record<string, ReferenceEntry> {
   return JSON.parse(readFileSync(FILE, 'utf8')) as Record<string, ReferenceEntry>;
 }
 

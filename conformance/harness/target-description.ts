@@ -11,7 +11,8 @@ import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc
 import { PROJECT_ROOT } from './project-root.ts';
 import type { TargetSpec } from './run-env.ts';
 
-const COMMON_SCHEMA = join(PROJECT_ROOT, 'conformance', 'harness', 'description-common.schema.json');
+/** The schema of the runner's own keys, which every suite's schema refers to. */
+export const COMMON_SCHEMA = join(PROJECT_ROOT, 'conformance', 'harness', 'description-common.schema.json');
 
 /** The file of the schema of `surface`'s descriptions. */
 export function descriptionSchemaFile(surface: string): string {

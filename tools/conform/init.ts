@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { shellQuote } from '../../conformance/harness/launch.ts';
 import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
-import { descriptionSchemaFile, readDescription } from '../../conformance/harness/target-description.ts';
+import { type ReferenceEntry, readEntries } from '../../conformance/harness/reference-targets.ts';
+import { COMMON_SCHEMA, descriptionSchemaFile, readDescription } from '../../conformance/harness/target-description.ts';
 import { SURFACES, type Surface } from '../spec/catalog.ts';
 import { CALLER_CWD, fromCaller } from './caller-paths.ts';
 import { descriptionTemplate, type SchemaNode } from './description-template.ts';
@@ -102,17 +103,10 @@ function parseInitOptions(argv: string[]): InitOptions | 'help' {
   return { surface: surface as Surface, out: fromCaller(values.out ?? '.'), force: values.force === true };
 }
 
-interface ReferenceEntry {
-  capabilities?: string[];
-  aliasCommand?: string;
-  describe?: string;
-}
-
 /** The reference target's description of `surface` ({} without one) and the capabilities it declares (launch,
  * which any cmd: target has, left out). */
 function referenceOf(surface: Surface): { description: Record<string, unknown>; capabilities: string[] } {
-  const entries = JSON.parse(readFileSync(join(PROJECT_ROOT, 'conformance', 'reference-targets.json'), 'utf8')) as Record<string, ReferenceEntry>;
-  const entry = entries[surface] ?? {};
+  const entry: Partial<ReferenceEntry> = readEntries()[surface] ?? {};
   const description = entry.describe ? readDescription(join(PROJECT_ROOT, entry.describe), surface) : {};
   const capabilities = [...(entry.capabilities ?? []), ...((description.capabilities as string[] | undefined) ?? []), ...(entry.aliasCommand ? ['alias'] : [])];
   return { description, capabilities: [...new Set(capabilities)].filter((c) => c !== 'launch') };
@@ -136,7 +130,7 @@ export function initFiles(surface: Surface, out: string): Record<string, string>
   const reference = referenceOf(surface);
   const descriptionFile = join(out, descriptionFileName(surface));
   const schemaFile = descriptionSchemaFile(surface);
-  const common = readSchema(join(PROJECT_ROOT, 'conformance', 'harness', 'description-common.schema.json'));
+  const common = readSchema(COMMON_SCHEMA);
   const values: Record<string, unknown> = { ...COMMON_VALUES, ...reference.description, ...seed.values };
   const notes: Record<string, string[]> = {
     capabilities: [

@@ -32,9 +32,14 @@ export interface CachedResponse {
  * was routed and forwarded (`//other.host/x` is a path here, not a host). Undefined when the Host header is
  * no host. */
 export function requestKey(scheme: string, host: string | undefined, target: string): string | undefined {
-  if (host === undefined || /[/?#@\\\s]/.test(host) || !URL.canParse(`${scheme}://${host}/`)) return undefined;
-  const { protocol, hostname } = new URL(`${scheme}://${host}/`);
-  return `${protocol}//${hostname}${target}`;
+  if (host === undefined || /[/?#@\\\s]/.test(host)) return undefined;
+  let hostname: string;
+  try {
+    ({ hostname } = new URL(`${scheme}://${host}/`));
+  } catch {
+    return undefined;
+  }
+  return `${scheme}://${hostname}${target}`;
 }
 
 /** The same key from a purge URL (its target normalised as a request's is); undefined when it is not an
@@ -118,8 +123,8 @@ export interface SiteCache {
 }
 
 export class ResponseCache implements SiteCache {
-  readonly #entries = new Map<string, CachedResponse[]>();
-  readonly #bytes = new Map<string, number>();
+  /** Per key its variants and the bytes they hold (least recently stored first). */
+  readonly #entries = new Map<string, { variants: CachedResponse[]; bytes: number }>();
   #total = 0;
 
   /** `maxBytes`: the bytes all entries may hold together (least recently stored first out). */
@@ -135,31 +140,29 @@ export class ResponseCache implements SiteCache {
   }
 
   get(key: string, method: string, requestHeaders: IncomingHttpHeaders, now: number, identity: string): CachedResponse | undefined {
-    const variants = this.#entries.get(key);
-    return variants === undefined ? undefined : pickVariant(variants, method, requestHeaders, now, identity);
+    const held = this.#entries.get(key);
+    return held === undefined ? undefined : pickVariant(held.variants, method, requestHeaders, now, identity);
   }
 
   store(key: string, entry: CachedResponse): void {
-    const fresh = withVariant(this.#entries.get(key) ?? [], entry);
+    const variants = withVariant(this.#entries.get(key)?.variants ?? [], entry);
     this.#drop(key);
-    const bytes = fresh.reduce((n, e) => n + entryBytes(e), 0);
+    const bytes = variants.reduce((n, e) => n + entryBytes(e), 0);
     if (bytes > this.maxBytes) return;
-    this.#entries.set(key, fresh);
-    this.#bytes.set(key, bytes);
+    this.#entries.set(key, { variants, bytes });
     this.#total += bytes;
     while (this.#entries.size > this.maxEntries || this.#total > this.maxBytes) this.#drop(this.#entries.keys().next().value as string);
   }
 
   /** Drops every variant of the key; true when something was there. */
   purge(key: string, now: number): boolean {
-    const variants = this.#entries.get(key);
+    const held = this.#entries.get(key);
     this.#drop(key);
-    return variants?.some((entry) => entry.expires > now) ?? false;
+    return held?.variants.some((entry) => entry.expires > now) ?? false;
   }
 
   #drop(key: string): void {
-    this.#total -= this.#bytes.get(key) ?? 0;
-    this.#bytes.delete(key);
+    this.#total -= this.#entries.get(key)?.bytes ?? 0;
     this.#entries.delete(key);
   }
 }
