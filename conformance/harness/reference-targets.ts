@@ -10,6 +10,7 @@ import type { buildSync as BuildSync } from 'esbuild';
 import { PROJECT_ROOT } from './launch.ts';
 import { PACKAGED } from './packaged.ts';
 import { missingPackages } from '../../tools/setup/debian-packages.ts';
+import { missingOptionalPackages } from '../../tools/setup/optional-packages.ts';
 import type { TargetSpec } from './run-env.ts';
 import { describeTarget, readDescription } from './target-description.ts';
 
@@ -21,9 +22,10 @@ export interface ReferenceEntry extends Omit<TargetSpec, 'backend'> {
   describe?: string;
   /** The name of another entry: the service this target needs beside it (see TargetSpec.backend). */
   backend?: string;
-  /** Per Debian package (tools/setup/debian-packages.json) the reference's engines come from: the
-   * configuration overrides that start it without that engine when the package is missing on this machine
-   * (its capabilities then say so, and the cases needing it are not-applicable). */
+  /** Per Debian package (tools/setup/debian-packages.json) or optional npm package (package.json's
+   * optionalDependencies) the reference's engines come from: the configuration overrides that start it
+   * without that engine when the package is missing here (its capabilities then say so, and the cases
+   * needing it are not-applicable). */
   withoutPackages?: Record<string, Record<string, string>>;
 }
 
@@ -153,7 +155,7 @@ function resolveEntry(entries: Record<string, ReferenceEntry>, name: string, via
   if (via.includes(name)) throw new Error(`${FILE}: backend cycle ${[...via, name].join(' -> ')}`);
   const { bundle: b, describe, backend, withoutPackages = {}, ...entryTarget } = entry;
   if (b) bundle(b.entry, b.outfile, b.assets);
-  const missing = new Set(missingPackages().map((p) => p.name));
+  const missing = new Set([...missingPackages(), ...missingOptionalPackages()].map((p) => p.name));
   const without = Object.entries(withoutPackages).filter(([name]) => missing.has(name));
   const target = without.length === 0 ? entryTarget : { ...entryTarget, env: Object.assign({ ...entryTarget.env }, ...without.map(([, env]) => env)) };
   const described = describe ? describeTarget(target, readDescription(join(PROJECT_ROOT, describe), name)) : target;

@@ -9,7 +9,7 @@ import type { ExecutionContext } from 'ava';
 import { parse } from 'bcp-47';
 import fc from 'fast-check';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { type DetectSample, detectGolden, detectSamples } from '../../tools/fixtures/translate.ts';
+import { type DetectSample, detectGolden, detectSamples } from '../../tools/fixtures/translate-golden.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { scalarString } from '../harness/arbitraries.ts';
 import { check } from '../harness/check.ts';

@@ -4,7 +4,7 @@
 // the golden model is used, is required to come back changed.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { GOLDEN_SOURCE, GOLDEN_TARGET } from '../../tools/fixtures/translate.ts';
+import { GOLDEN_SOURCE, GOLDEN_TARGET } from '../../tools/fixtures/translate-golden.ts';
 import { scalarString } from '../harness/arbitraries.ts';
 import { check } from '../harness/check.ts';
 import type { CaseContext } from '../harness/case-context.ts';

@@ -5,7 +5,7 @@
 // something else is facts.pair.text, so the documents here use it for every non-blank leaf. Generated
 // documents: localization-properties.test.ts; the reference's choices: localization-unspecified.test.ts.
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { GOLDEN_SOURCE, GOLDEN_TARGET, localizationExpected, localizationFixtures, localizationInput } from '../../tools/fixtures/translate.ts';
+import { GOLDEN_SOURCE, GOLDEN_TARGET, localizationExpected, localizationFixtures, localizationInput } from '../../tools/fixtures/translate-golden.ts';
 import { check } from '../harness/check.ts';
 import { allowedCounts, compare, type Json, localize, Obj, obj, pathKey, render } from './localization-doc.ts';
 import { connect, facts } from './target.ts';

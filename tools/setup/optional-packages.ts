@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
 
 /** What each optional package gives, for the line that names it missing. */
 const GIVES: Record<string, string> = {
-  'onnxruntime-node': "the translation service's ONNX models and Piper voices (the translate reference does not start without it)",
+  'onnxruntime-node': "the translation service's ONNX models and Piper voices (without it the translate reference runs with neither)",
 };
 
 export interface MissingNpmPackage {

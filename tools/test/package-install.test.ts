@@ -2,6 +2,8 @@
 // bundles; installed from that tarball into an empty folder (npm's defaults, install scripts and all), the
 // `conform` command runs from that folder with relative paths, no TypeScript loader and no bundler: its
 // version, `init`, and gateway cases against the installed reference gateway started by a relative path.
+// npm leaves out the optional onnxruntime-node there (its install script is not run): the translate reference
+// starts without it, its cases pass, and the run names the package with the line that adds it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,4 +47,9 @@ test('installed from its tarball into an empty folder, conform runs there with r
   ]);
   t.regex(out, /failed 0, error 0/);
   t.true(existsSync(join(user, 'reports', 'report.json')), 'the reports are in the user’s folder');
+
+  t.false(existsSync(join(user, 'node_modules', 'onnxruntime-node')), 'npm installed the optional onnxruntime-node: this part proves nothing');
+  const translate = run(user, 'npx', ['conform', '--surface', 'translate', '--only', 'translate/capabilities/**', '--only', 'translate/synthesize/**', '--only', 'translate/models/**']);
+  t.regex(translate, /failed 0, error 0/);
+  t.regex(translate, /^missing npm package onnxruntime-node \(optional\): .*; add it with: npm install onnxruntime-node@[\d.]+ --ignore-scripts$/m);
 });

@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import ort from 'onnxruntime-node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import type { OnnxSeq2SeqConfig } from '../config/normalize-config.ts';
 import { invalidArgument, ServiceError } from '../core/errors.ts';
+import { type OnnxRuntime, onnxRuntime } from '../core/onnx-runtime.ts';
 import { normalizeCode, parseTag } from '../core/language-codes.ts';
 import type { LanguagePair, TranslateOptions, TranslationModel } from './translation-model.ts';
 
@@ -19,9 +20,10 @@ const MAX_LENGTH_CAP = 512;
 const BCP47_PAIR = /^([a-z]{2,3}(?:-[A-Za-z]{4})?)-([a-z]{2,3}(?:-[A-Za-z]{4})?)$/;
 
 interface Loaded {
+  ort: OnnxRuntime;
   tokenizer: Tokenizer;
-  encoder: ort.InferenceSession;
-  decoder: ort.InferenceSession;
+  encoder: InferenceSession;
+  decoder: InferenceSession;
   decoderStart: number;
   eos: number;
   /** Never generated (Marian starts decoding with it and its configs forbid it). */
@@ -31,12 +33,12 @@ interface Loaded {
 
 type Json = Record<string, unknown>;
 
-function int64(ids: number[]): ort.Tensor {
+function int64(ort: OnnxRuntime, ids: number[]): Tensor {
   return new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]);
 }
 
 /** The most likely token at the last position of `logits` [1, length, vocab], `pad` excluded. */
-function argmaxLast(logits: ort.Tensor, pad: number | undefined): number {
+function argmaxLast(logits: Tensor, pad: number | undefined): number {
   const vocab = logits.dims[2]!;
   const data = logits.data as Float32Array;
   const offset = (logits.dims[1]! - 1) * vocab;
@@ -118,18 +120,18 @@ export class OnnxSeq2SeqModel implements TranslationModel {
   }
 
   async #translateOne(model: Loaded, text: string, languages: { source?: number; target?: number }): Promise<string> {
-    const { tokenizer, encoder, decoder, eos } = model;
+    const { ort, tokenizer, encoder, decoder, eos } = model;
     const ids = tokenizer.encode(text, { add_special_tokens: false }).ids;
     const source = [...(languages.source === undefined ? [] : [languages.source]), ...ids, eos];
-    const mask = int64(source.map(() => 1));
-    const { last_hidden_state: hidden } = await encoder.run({ input_ids: int64(source), attention_mask: mask }, ['last_hidden_state']);
+    const mask = int64(ort, source.map(() => 1));
+    const { last_hidden_state: hidden } = await encoder.run({ input_ids: int64(ort, source), attention_mask: mask }, ['last_hidden_state']);
     // Multilingual models: the target language is forced as the first generated token.
     const output = [model.decoderStart, ...(languages.target === undefined ? [] : [languages.target])];
     const prefix = output.length;
     const maxLength = model.maxLength ?? Math.min(MAX_LENGTH_CAP, 2 * source.length + 16);
     // The start token may itself be </s> (NLLB, M2M100): only a generated </s> ends the loop.
     while (output.length < maxLength) {
-      const feeds = { input_ids: int64(output), encoder_attention_mask: mask, encoder_hidden_states: hidden! };
+      const feeds = { input_ids: int64(ort, output), encoder_attention_mask: mask, encoder_hidden_states: hidden! };
       const { logits } = await decoder.run(feeds, ['logits']);
       const next = argmaxLast(logits!, model.pad);
       output.push(next);
@@ -172,10 +174,11 @@ export class OnnxSeq2SeqModel implements TranslationModel {
     }
     const pad = id('pad_token_id');
     const maxLength = typeof generation.max_length === 'number' ? generation.max_length : undefined;
+    const ort = await onnxRuntime();
     const [encoder, decoder] = await Promise.all(
       ['onnx/encoder_model.onnx', 'onnx/decoder_model.onnx'].map((name) => ort.InferenceSession.create(join(this.#path, name), SESSION_OPTIONS)),
     );
-    return { tokenizer: new Tokenizer(tokenizerJson, tokenizerConfig), encoder: encoder!, decoder: decoder!, decoderStart, eos, pad: pad === eos ? undefined : pad, maxLength };
+    return { ort, tokenizer: new Tokenizer(tokenizerJson, tokenizerConfig), encoder: encoder!, decoder: decoder!, decoderStart, eos, pad: pad === eos ? undefined : pad, maxLength };
   }
 
   /** Releases the sessions; a later translation loads them again. */

@@ -1,8 +1,9 @@
 // A Piper voice (`voice.onnx` + `voice.onnx.json`) run with ONNX Runtime: espeak-ng IPA per sentence, phoneme
 // ids in Piper's layout, one inference per sentence, each sentence normalised by its peak as Piper does.
 import { readFile, stat } from 'node:fs/promises';
-import ort from 'onnxruntime-node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { ServiceError } from '../core/errors.ts';
+import { type OnnxRuntime, onnxRuntime } from '../core/onnx-runtime.ts';
 import { phonemize } from './espeak-phonemes.ts';
 import type { SpeechOptions, Voice } from './voice.ts';
 
@@ -109,7 +110,7 @@ export function phonemeIds(phonemes: string, config: Pick<PiperConfig, 'idMap' |
   return ids;
 }
 
-const int64 = (values: number[], dims: number[]): ort.Tensor => new ort.Tensor('int64', BigInt64Array.from(values, BigInt), dims);
+const int64 = (ort: OnnxRuntime, values: number[], dims: number[]): Tensor => new ort.Tensor('int64', BigInt64Array.from(values, BigInt), dims);
 
 /** `audio` divided by its peak (at least MIN_PEAK), clamped to [-1, 1], into `target` at `offset`. */
 function normalizeInto(audio: Float32Array, target: Float32Array, offset: number): void {
@@ -123,11 +124,13 @@ class PiperVoice implements Voice {
   readonly speakers: string[];
   readonly #config: PiperConfig;
   readonly #hasSid: boolean;
-  #session: ort.InferenceSession | undefined;
+  readonly #ort: OnnxRuntime;
+  #session: InferenceSession | undefined;
   /** Runs in flight, awaited by `release` so the session is never freed under one. */
   readonly #running = new Set<Promise<unknown>>();
 
-  constructor(config: PiperConfig, session: ort.InferenceSession) {
+  constructor(ort: OnnxRuntime, config: PiperConfig, session: InferenceSession) {
+    this.#ort = ort;
     this.#config = config;
     this.#session = session;
     this.#hasSid = session.inputNames.includes('sid');
@@ -136,14 +139,14 @@ class PiperVoice implements Voice {
   }
 
   async synthesize(text: string, { speed, speaker }: SpeechOptions): Promise<Float32Array> {
-    const config = this.#config;
+    const [ort, config] = [this.#ort, this.#config];
     const [noise, length, noiseW] = config.scales;
     const scales = new ort.Tensor('float32', Float32Array.from([noise, length / speed, noiseW]), [3]);
-    const sid = int64([speaker === undefined ? 0 : (config.speakerIds.get(speaker) ?? 0)], [1]);
+    const sid = int64(ort, [speaker === undefined ? 0 : (config.speakerIds.get(speaker) ?? 0)], [1]);
     const chunks: Float32Array[] = [];
     for (const sentence of await phonemize(text, config.espeakVoice)) {
       const ids = phonemeIds(sentence, config);
-      const feeds: Record<string, ort.Tensor> = { input: int64(ids, [1, ids.length]), input_lengths: int64([ids.length], [1]), scales };
+      const feeds: Record<string, Tensor> = { input: int64(ort, ids, [1, ids.length]), input_lengths: int64(ort, [ids.length], [1]), scales };
       if (this.#hasSid) feeds.sid = sid;
       chunks.push(await this.#run(feeds));
     }
@@ -158,7 +161,7 @@ class PiperVoice implements Voice {
   }
 
   /** One inference; the output flattened whatever its shape ([1, 1, T] or [1, 1, 1, T]). */
-  async #run(feeds: Record<string, ort.Tensor>): Promise<Float32Array> {
+  async #run(feeds: Record<string, Tensor>): Promise<Float32Array> {
     const session = this.#session;
     if (!session) throw new ServiceError('UNAVAILABLE', 'the Piper voice was unloaded; retry');
     const run = session.run(feeds);
@@ -186,7 +189,8 @@ export async function loadPiperVoice(modelPath: string, configPath: string): Pro
   await checkFile(modelPath, 'model');
   await checkFile(configPath, 'config');
   const config = await readConfig(configPath);
-  let session: ort.InferenceSession;
+  const ort = await onnxRuntime();
+  let session: InferenceSession;
   try {
     session = await ort.InferenceSession.create(modelPath, SESSION_OPTIONS);
   } catch (err) {
@@ -199,5 +203,5 @@ export async function loadPiperVoice(modelPath: string, configPath: string): Pro
     await session.release();
     throw internal(`Piper voice model ${modelPath} lacks ${missing.join(', ')} (a Piper graph takes input, input_lengths, scales and, with several speakers, sid, and gives output)`);
   }
-  return new PiperVoice(config, session);
+  return new PiperVoice(ort, config, session);
 }
