@@ -15,7 +15,10 @@ export interface Clause {
   id: string;
   surface: Surface;
   document: string;
+  /** The heading path of the document section the clause paraphrases (tools/spec/documents.ts keys). */
   section: string;
+  /** The hash of that section's text when the clause was last reviewed against it. */
+  sectionHash: string;
   level: Level;
   text: string;
   /** For `unspecified` clauses: what the reference implementation chose. */
@@ -25,11 +28,14 @@ export interface Clause {
 export interface Catalog {
   clauses: Clause[];
   byId: Map<string, Clause>;
+  /** Each document the catalog cites, once, with its hash when its clauses were last rehashed. */
+  documents: { file: string; hash: string }[];
 }
 
 interface CatalogFile {
   surface: Surface;
   document: string;
+  documentHash: string;
   title: string;
   clauses: Omit<Clause, 'surface' | 'document'>[];
 }
@@ -56,14 +62,25 @@ export function loadCatalog(dir: string = SPEC_DIR): Catalog {
   );
   const clauses: Clause[] = [];
   const byId = new Map<string, Clause>();
+  // Document -> its hash and the catalog file that recorded it first.
+  const documents = new Map<string, { hash: string; by: string }>();
   const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
   for (const file of files) {
     const data: unknown = parse(readFileSync(join(dir, file), 'utf8'));
     if (!validate(data)) {
-      const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+      const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+      // One line: a catalog file missing a key in every clause would otherwise print hundreds.
+      const why = errors.slice(0, 5).join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : '');
       throw new CatalogError(`${file}: schema violation: ${why}`);
     }
     if (file !== `${data.surface}.yaml`) throw new CatalogError(`${file}: surface "${data.surface}" must match the file name`);
+    const recorded = documents.get(data.document);
+    if (recorded === undefined) documents.set(data.document, { hash: data.documentHash, by: file });
+    else if (recorded.hash !== data.documentHash) {
+      throw new CatalogError(
+        `${file}: documentHash ${data.documentHash} of ${data.document} differs from ${recorded.hash} in ${recorded.by} (npm run spec -- rehash sets both)`,
+      );
+    }
     for (const raw of data.clauses) {
       if (!raw.id.startsWith(`${data.surface}/`)) {
         throw new CatalogError(`${file}: clause ${raw.id} does not start with "${data.surface}/"`);
@@ -77,7 +94,7 @@ export function loadCatalog(dir: string = SPEC_DIR): Catalog {
   const present = new Set(clauses.map((c) => c.surface));
   const absent = SURFACES.filter((s) => !present.has(s));
   if (absent.length > 0 && dir === SPEC_DIR) throw new CatalogError(`no catalog for surface(s): ${absent.join(', ')}`);
-  return { clauses, byId };
+  return { clauses, byId, documents: [...documents].map(([file, { hash }]) => ({ file, hash })) };
 }
 
 /** The clause a test belongs to: the first three segments of its ID. */
