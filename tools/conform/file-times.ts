@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 
 const FILE = join(PROJECT_ROOT, '.cache', 'conformance', 'file-times.json');
-const SEED = join(PROJECT_ROOT, 'conformance', 'file-times.seed.json');
+export const SEED = join(PROJECT_ROOT, 'conformance', 'file-times.seed.json');
 
 /** A file that took this long runs in a worker of its own. */
 export const ALONE_FROM_MS = 15_000;
@@ -20,7 +20,7 @@ export const ALONE_FROM_MS = 15_000;
  * launch.ts). */
 export const SHARED_UP_TO_MS = 40_000;
 
-function read(file: string): Record<string, number> {
+export function read(file: string): Record<string, number> {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
   } catch {

@@ -33,6 +33,11 @@ export function loadKnownFailing(file: string): KnownFailing {
     }
     return { glob: e.glob, reason: e.reason };
   });
+  return knownFailingOf(entries);
+}
+
+/** The list of `entries` (as a report records them). */
+export function knownFailingOf(entries: KnownFailingEntry[]): KnownFailing {
   const matchers = entries.map((e) => ({ match: picomatch(e.glob), reason: e.reason }));
   return { entries, reasonFor: (id) => matchers.find((m) => m.match(id))?.reason };
 }

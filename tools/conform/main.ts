@@ -1,7 +1,7 @@
 // `npm run conform`: runs the selected suites against their targets, hands the run to the reporters
 // (terminal, report files, GitHub) and sets the exit code from the verdict (verdict.ts): 0 passed, 1 failed
 // or judged nothing, 2 usage error or a target that never started, 128+N interrupted by signal N.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import picomatch from 'picomatch';
@@ -16,6 +16,8 @@ import { clauseStates, standings } from './clause-status.ts';
 import { expectedRunMs } from './file-times.ts';
 import { Interruption } from './interrupt.ts';
 import { lastFailedCases } from './last-failed.ts';
+import { harnessVersion, recordTarget, runIdentity } from './run-record.ts';
+import { readShardTimes, shardSuites } from './shard.ts';
 import { loadKnownFailing, NO_KNOWN_FAILURES, staleEntries } from './known-failing.ts';
 import { type ConformOptions, parseOptions, USAGE } from './options.ts';
 import { type CaseResult, isFilteredOut } from './outcomes.ts';
@@ -78,7 +80,7 @@ async function plan(suites: Suite[], cases: KnownCases, only: string[], skip: st
 
 /** `conform <package version> (catalog <content hash>: <clauses> clauses, <surfaces> surfaces)`. */
 function versionLine(): string {
-  const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const { version } = harnessVersion();
   const catalog = loadCatalog();
   return `conform ${version} (catalog ${catalogHash()}: ${catalog.clauses.length} clauses, ${new Set(catalog.clauses.map((c) => c.surface)).size} surfaces)`;
 }
@@ -98,7 +100,7 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
   const startedAt = new Date();
   const catalog = loadCatalog();
   const reportDir = resolve(options.reportDir);
-  let suites = selectSuites(discoverSuites(), options.surfaces);
+  let selected = selectSuites(discoverSuites(), options.surfaces);
   let only = options.only;
   let onlyOption = '--only';
   if (options.lastFailed) {
@@ -109,9 +111,12 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
     }
     only = last.map((r) => r.id);
     onlyOption = '--last-failed';
-    if (options.surfaces.length === 0) suites = suites.filter((s) => last.some((r) => r.surface === s.surface));
+    if (options.surfaces.length === 0) selected = selected.filter((s) => last.some((r) => r.surface === s.surface));
   }
-  const targets = resolveTargets(suites, options.targets, options.describes, options.targetEnv);
+  // A shard runs its part of the files; the filters are checked, and the case index kept, over all of them.
+  const shard = options.shard;
+  const suites = shard ? shardSuites(selected, shard, readShardTimes(options.shardTimes)) : selected;
+  const targets = resolveTargets(selected, options.targets, options.describes, options.targetEnv);
   const known = options.knownFailing ? loadKnownFailing(options.knownFailing) : NO_KNOWN_FAILURES;
   const artifactsDir = join(reportDir, 'artifacts');
   const targetNames: Record<string, string> = {};
@@ -122,28 +127,31 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
   }
   const base = { known, interruption, replayArgs: replayArgs(options, suites.map((s) => s.surface)), artifactsDir };
   const surfaces: string[] = suites.map((s) => s.surface);
+  const selectedSurfaces: string[] = selected.map((s) => s.surface);
 
   // The case IDs, to check the filters before running anything: from the index, or a list pass.
   const fingerprint = suitesFingerprint();
-  let cases = knownCases(surfaces, fingerprint);
+  let cases = knownCases(selectedSurfaces, fingerprint);
   const filtering = only.length > 0 || options.skip.length > 0;
   if (options.list || (filtering && !cases.current)) {
     if (!options.list) console.log('listing the cases of the suites to check the filters (the suites changed since they were last listed)…');
-    const listed = await runSuites(suites, targets, catalog, { ...base, only: [], skip: [], list: true, known: NO_KNOWN_FAILURES }, () => {});
+    const listed = await runSuites(options.list ? suites : selected, targets, catalog, { ...base, only: [], skip: [], list: true, known: NO_KNOWN_FAILURES }, () => {});
     // Interrupted: the run below ends at once, and its reports say so.
     if (!listed.interrupted) {
       const faults = [...listed.surfaces.values()].flatMap((s) => s.harnessErrors);
       for (const e of faults) console.error(`harness error: ${e}`);
       if (faults.length > 0) return 2;
-      recordCases(listed.caseIds, fingerprint);
-      cases = { ids: listed.caseIds, current: true };
+      if (!(options.list && shard)) {
+        recordCases(listed.caseIds, fingerprint);
+        cases = { ids: listed.caseIds, current: true };
+      }
       if (options.list) {
         printList([...listed.surfaces.values()].flatMap((s) => s.results));
         return 0;
       }
     } else if (options.list) return interruption.exitCode;
   }
-  const allIds = (ids: Map<string, string[]>) => surfaces.flatMap((s) => ids.get(s) ?? []);
+  const allIds = (ids: Map<string, string[]>) => selectedSurfaces.flatMap((s) => ids.get(s) ?? []);
   const filterErrors = (ids: string[]) => [...globErrors(onlyOption, only, ids), ...globErrors('--skip', options.skip, ids)];
   if (cases.current) {
     const errors = filterErrors(allIds(cases.ids));
@@ -154,7 +162,11 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
   if (options.reporters.includes('github') || process.env.GITHUB_ACTIONS === 'true') reporters.push(new GithubReporter(catalog));
   const report = allOf(reporters);
   rmSync(artifactsDir, { recursive: true, force: true });
-  report.begin({ targets: targetNames, plan: await plan(suites, cases, only, options.skip) });
+  if (shard) {
+    const files = suites.flatMap((s) => s.files).length;
+    console.log(`shard ${shard.index}/${shard.total}: ${files} of ${selected.flatMap((s) => s.files).length} test files; its figures are its own, conform merge gives the run's`);
+  }
+  report.begin({ targets: targetNames, plan: await plan(suites, shard ? { ids: new Map(), current: false } : cases, only, options.skip) });
   const run = await runSuites(suites, targets, catalog, { ...base, only, skip: options.skip, list: false }, report.caseEnded);
 
   const results: CaseResult[] = [];
@@ -171,9 +183,11 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
     }
     results.push(...surfaceRun.results);
   }
-  if (!run.interrupted && !harnessFault) recordCases(run.caseIds, fingerprint);
-  // An interrupted run lists the cases it never reached too, when the case index knows them.
-  if (run.interrupted && cases.current) {
+  // A shard saw part of each surface's cases: the index keeps whole surfaces only.
+  if (!run.interrupted && !harnessFault && !shard) recordCases(run.caseIds, fingerprint);
+  // An interrupted run lists the cases it never reached too, when the case index knows them (not a shard's:
+  // the index does not say which file a case is in).
+  if (run.interrupted && cases.current && !shard) {
     const passes = filterOf(only, options.skip);
     results.push(...unreachedResults(catalog, allIds(cases.ids), new Set(results.map((r) => r.id)), (id) => !passes(id)));
     results.sort((a, b) => surfaces.indexOf(a.surface) - surfaces.indexOf(b.surface) || a.id.localeCompare(b.id));
@@ -193,23 +207,39 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
     results.filter((r) => r.surface in shown),
   );
   const standing = standings(states, shown);
-  const ids = allIds(run.caseIds);
+  const ids = surfaces.flatMap((s) => run.caseIds.get(s) ?? []);
   const interrupted = interruption.interrupted;
-  const stale = run.interrupted ? [] : staleEntries(known, surfaces, ids);
+  // Whether a known-failing entry is stale, or a surface judged nothing, is the merged run's to say.
+  const stale = run.interrupted || shard ? [] : staleEntries(known, surfaces, ids);
   const verdict = verdictOf({
     interrupted,
     interruptedCode: interruption.exitCode,
     harnessFault,
     neverStarted,
-    usageErrors: run.interrupted || harnessFault ? [] : filterErrors(ids),
+    usageErrors: run.interrupted || harnessFault || shard ? [] : filterErrors(ids),
     results,
     stale,
     standings: standing,
-    passWithNoCases: options.passWithNoCases,
+    passWithNoCases: options.passWithNoCases || shard !== undefined,
   });
   const reportFile = join(options.reportDir, 'report.json');
   report.end({
     report: jsonReport({
+      run: {
+        ...runIdentity(catalog),
+        surfaces: selectedSurfaces,
+        surfacesGiven: options.surfaces.length > 0,
+        targets: Object.fromEntries(surfaces.map((s) => [s, recordTarget(targetNames[s]!, targets[s]!)])),
+        only,
+        skip: options.skip,
+        lastFailed: options.lastFailed,
+        knownFailing: options.knownFailing ? known.entries : null,
+        passWithNoCases: options.passWithNoCases,
+        shard: shard ? { ...shard, files: suites.flatMap((s) => s.files), of: selected.flatMap((s) => s.files).length } : null,
+        mergedFrom: null,
+        harnessFault,
+        neverStarted,
+      },
       results,
       states,
       surfaces: standing,

@@ -1,6 +1,7 @@
 // Command line of the runner. Public interface: CI scripts depend on these names.
 import { parseArgs } from 'node:util';
 import { fromCaller } from './caller-paths.ts';
+import { parseShard, type Shard } from './shard.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface TargetArg {
@@ -38,6 +39,10 @@ export interface ConformOptions {
   lastFailed: boolean;
   /** Reporters beside the terminal and the report files (REPORTERS). */
   reporters: ReporterName[];
+  /** --shard i/n: run only part i of n of the selected test files (shard.ts). */
+  shard: Shard | undefined;
+  /** --shard-times FILE: the times the split is balanced by (default the shipped seed). */
+  shardTimes: string | undefined;
 }
 
 export const REPORTERS = ['github'] as const;
@@ -47,9 +52,12 @@ export const DEFAULT_REPORT_DIR = 'reports';
 
 export const USAGE = `Usage: npm run conform -- [options]
        npm run conform -- init --surface NAME [--out DIR] [--force]
+       npm run conform -- merge DIR... [--report-dir DIR]
+       npm run conform -- compare REPORT REPORT... [--out DIR] [--fail-on-regression]
 
 Runs the conformance suites against targets and writes reports. \`init\` writes a starting target description
-for a surface (every key commented; for the gateway also an adapter skeleton): init --help for more.
+for a surface (every key commented; for the gateway also an adapter skeleton); \`merge\` joins the reports of
+the shards of a run (--shard); \`compare\` sets runs side by side, clause by clause: <command> --help for more.
 
   --surface NAME           only this surface (repeatable); default: every surface that has a suite
   --target NAME=URL        check the implementation running at URL for surface NAME
@@ -68,6 +76,10 @@ for a surface (every key commented; for the gateway also an adapter skeleton): i
                            case passes, or that matches no case of the suites it names, is stale (fails the run)
   --pass-with-no-cases     accept a run that judges no must-clause of a surface (all not-applicable, skipped)
   --list                   print every case ID with its clause, run nothing
+  --shard I/N              run part I of N of the selected test files (balanced by time, the same split on
+                           every machine); \`conform merge\` joins the N report folders into the run's verdict
+  --shard-times FILE       JSON of test file → milliseconds to balance the split by (default: the times
+                           shipped with the suites, conformance/file-times.seed.json)
   --report-dir DIR         where report.json, junit.xml, report.html and artifacts/ go (default ${DEFAULT_REPORT_DIR}/)
   --reporter NAME          also report for a CI: github (annotations, and $GITHUB_STEP_SUMMARY when set; on by
                            itself when GITHUB_ACTIONS is set)
@@ -125,6 +137,8 @@ export function parseOptions(argv: string[]): ConformOptions {
         'pass-with-no-cases': { type: 'boolean' },
         'last-failed': { type: 'boolean' },
         reporter: { type: 'string', multiple: true },
+        shard: { type: 'string' },
+        'shard-times': { type: 'string' },
         verbose: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
@@ -156,6 +170,8 @@ export function parseOptions(argv: string[]): ConformOptions {
     return name as ReporterName;
   });
   if (v['last-failed'] === true && list('only').length > 0) throw new UsageError('--last-failed chooses the cases itself: leave out --only');
+  if (v['last-failed'] === true && v.shard !== undefined) throw new UsageError('--last-failed reads one report: run it on the merged report of the shards, without --shard');
+  if (v['shard-times'] !== undefined && v.shard === undefined) throw new UsageError('--shard-times balances --shard: give --shard too');
   return {
     surfaces: list('surface'),
     targets,
@@ -172,5 +188,7 @@ export function parseOptions(argv: string[]): ConformOptions {
     passWithNoCases: v['pass-with-no-cases'] === true,
     lastFailed: v['last-failed'] === true,
     reporters: [...new Set(reporters)],
+    shard: v.shard === undefined ? undefined : parseShard(v.shard as string),
+    shardTimes: v['shard-times'] === undefined ? undefined : fromCaller(v['shard-times'] as string),
   };
 }

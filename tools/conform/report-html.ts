@@ -17,7 +17,7 @@ const OUTCOME_COLOR: Record<Outcome, string> = {
   'expected-fail': '#0969da',
 };
 
-const STATUS_COLOR: Record<ClauseStatus, string> = {
+export const STATUS_COLOR: Record<ClauseStatus, string> = {
   passed: '#2da44e',
   failed: '#cf222e',
   error: '#e16f24',
@@ -27,7 +27,7 @@ const STATUS_COLOR: Record<ClauseStatus, string> = {
   'no-case': '#eaeef2',
 };
 
-const STATUS_LABEL: Record<ClauseStatus, string> = {
+export const STATUS_LABEL: Record<ClauseStatus, string> = {
   passed: 'passed',
   failed: 'failed',
   error: 'error (not judged)',
@@ -37,7 +37,7 @@ const STATUS_LABEL: Record<ClauseStatus, string> = {
   'no-case': 'no case',
 };
 
-function esc(text: string): string {
+export function esc(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -75,7 +75,8 @@ function standingRow(s: SurfaceStanding): string {
   return `<tr><td><a href="#s-${s.surface}">${esc(s.surface)}</a><div class="sec">${esc(s.target)}</div></td><td>${bar(s)}</td><td class="n"><b>${s.mustPassed}/${s.must}</b> (${pct}%)<div class="sec">${esc(detail)}</div></td><td class="n">${s.mustJudged}/${s.must}</td><td class="n">${s.mustCovered}/${s.must}</td><td class="n">${s.clauses}</td></tr>`;
 }
 
-function grid(surface: string, states: ClauseState[]): string {
+/** One cell per clause, coloured by its status (also the side-by-side grids of `conform compare`). */
+export function grid(surface: string, states: { clause: { id: string; level: string }; status: ClauseStatus }[]): string {
   const cells = states
     .map(({ clause, status }) => {
       const title = `${clause.id} (${clause.level}): ${STATUS_LABEL[status]}`;

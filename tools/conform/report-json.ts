@@ -2,13 +2,16 @@
 // Schema version 3 (2 and the fields it added: outcome `error`, each result's clause level and target,
 // per-surface standings and clause statuses, the run's timing): each result's `durationMs`, `interrupted`
 // (the signal that stopped the run, else null), the `verdict` (exit code and the reasons for it),
-// `staleKnownFailing`, and per surface `mustJudged`.
+// `staleKnownFailing`, and per surface `mustJudged`. Version 4 adds `run` (run-record.ts): the harness,
+// catalog and document versions, Node, each target with its description, the options that chose the cases,
+// and the shard a report is of (or the shards a merged one joined).
 import type { ClauseState, SurfaceStanding } from './clause-status.ts';
 import type { Interrupted } from './interrupt.ts';
 import type { KnownFailingEntry } from './known-failing.ts';
 import type { CaseResult, Outcome } from './outcomes.ts';
+import type { RunRecord } from './run-record.ts';
 
-export const REPORT_SCHEMA_VERSION = 3;
+export const REPORT_SCHEMA_VERSION = 4;
 
 export interface Summary {
   passed: number;
@@ -59,6 +62,7 @@ export type ReportResult = Omit<CaseResult, 'surface'> & { surface: string; targ
 export interface JsonReport {
   schemaVersion: number;
   generatedAt: string;
+  run: RunRecord;
   timing: RunTiming;
   /** The signal that stopped the run before its end, or null: then the results are what ran before it, the
    * cases it did not see to their end `skipped`. */
@@ -74,6 +78,7 @@ export interface JsonReport {
 }
 
 export interface ReportParts {
+  run: RunRecord;
   results: CaseResult[];
   states: ClauseState[];
   surfaces: SurfaceStanding[];
@@ -89,6 +94,7 @@ export function jsonReport(parts: ReportParts): JsonReport {
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     generatedAt: new Date().toISOString(),
+    run: parts.run,
     timing,
     interrupted: parts.interrupted ?? null,
     verdict: parts.verdict,

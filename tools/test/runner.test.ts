@@ -238,7 +238,7 @@ test.serial('reports: report.json has the documented shape, junit.xml validates,
   const run = await runTool('conform', ['--only', 'static/health/**', '--skip', 'static/health/custom-path/**', '--report-dir', dir]);
   t.is(run.code, 0, run.stdout.slice(-3000));
   const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
-  t.is(report.schemaVersion, 3);
+  t.is(report.schemaVersion, 4);
   t.is(report.interrupted, null);
   t.deepEqual(report.verdict, { exitCode: 0, reasons: [] });
   // Real durations: every case that ran took some time, and junit.xml says how long.
