@@ -3,6 +3,7 @@
 import type { CaseContext, FileContent } from '../harness/index.ts';
 import type { Gateway } from './gateway.ts';
 import { description } from './target.ts';
+import { within } from '../harness/within.ts';
 
 export interface CliRun {
   /** null: it did not end within the wait (stderr says so on its first line). */
@@ -36,10 +37,8 @@ export async function runCli(c: CaseContext, args: string[], options: CliOptions
     },
     description.cli,
   );
-  let timer: NodeJS.Timeout | undefined;
   const waitMs = options.waitMs ?? WAIT_MS;
-  const ended = await Promise.race([launched.exited, new Promise<'timeout'>((done) => (timer = setTimeout(() => done('timeout'), waitMs)))]);
-  clearTimeout(timer);
+  const ended = await within(launched.exited, waitMs, 'timeout' as const);
   if (ended === 'timeout') {
     launched.kill('SIGKILL');
     return { code: null, stdout: launched.stdout(), stderr: `(still running after ${waitMs} ms)\n${launched.stderr()}`, dir: launched.dir };

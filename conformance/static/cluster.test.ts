@@ -12,6 +12,7 @@ import { NotApplicable } from '../harness/inconclusive.ts';
 import { sleep } from './event-stream.ts';
 import { shellScript } from './fixtures.ts';
 import { runToExit, startCommand } from './site.ts';
+import { within } from '../harness/within.ts';
 
 const launch = { needs: ['launch'] };
 /** pm2 (or whatever the target uses) gets a private home inside the case directory. */
@@ -101,7 +102,7 @@ async function startCluster(t: ExecutionContext, c: CaseContext, args: string[],
  * after a moment (an action may follow the logs or the monitor until stopped). */
 async function action(t: ExecutionContext, c: CaseContext, cluster: Cluster, name: string, clusterArgs: string[] = []): Promise<boolean> {
   const run = await startCommand(c, { config: null, dir: cluster.dir, args: ['--cluster', name, ...clusterArgs], env: CLUSTER_ENV });
-  const ended = await Promise.race([run.exited, sleep(name === 'logs' || name === 'monitor' ? ACCEPTED_MS : 30_000).then(() => undefined)]);
+  const ended = await within(run.exited, name === 'logs' || name === 'monitor' ? ACCEPTED_MS : 30_000, undefined);
   if (ended === undefined) {
     if (name === 'logs' || name === 'monitor') {
       await run.stop();
@@ -154,7 +155,7 @@ check('static/cli/cluster-default-start/no-action-starts', { ...launch, timeoutM
 check('static/cli/cluster-start-background/start-returns-while-cluster-serves', { ...launch, timeoutMs: 90_000 }, async (t, c) => {
   const cluster = await startCluster(t, c, ['--cluster', 'start']);
   await withCluster(c, cluster, async () => {
-    const ended = await Promise.race([cluster.start.exited, sleep(5000).then(() => undefined)]);
+    const ended = await within(cluster.start.exited, 5000, undefined);
     t.is(ended?.code, 0, '--cluster start still running 5 s after the cluster served');
     t.true(await serving(cluster.http), 'the cluster stopped serving once --cluster start returned');
   });

@@ -9,7 +9,8 @@ import { check } from '../harness/check.ts';
 import { GrpcStub } from '../harness/grpc-stub.ts';
 import { PROJECT_ROOT } from '../harness/launch.ts';
 import { spawnStdio, type StdioProcess } from '../harness/stdio-process.ts';
-import { STDIO, sharedStub, target, within } from './target.ts';
+import { within } from '../harness/within.ts';
+import { STDIO, sharedStub, target } from './target.ts';
 
 const INITIALIZE = {
   jsonrpc: '2.0',

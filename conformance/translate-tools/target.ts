@@ -252,13 +252,3 @@ export async function listing(c: CaseContext): Promise<Tool[]> {
   for (const line of notes) c.note(line);
   return tools;
 }
-
-/** What `promise` resolves to, or `late` when it has not settled after `ms` (the timer does not outlive it). */
-export async function within<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<L>((resolve) => (timer = setTimeout(() => resolve(late), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

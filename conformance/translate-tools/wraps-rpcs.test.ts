@@ -9,7 +9,8 @@ import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import { DOCUMENTED_TOOLS, type DocumentedTool } from './documented-tools.ts';
-import { callThrough, facts, HANG, listing, markedWav, nativePair, pair, sharedStub, STDIO, stubbed, within } from './target.ts';
+import { within } from '../harness/within.ts';
+import { callThrough, facts, HANG, listing, markedWav, nativePair, pair, sharedStub, STDIO, stubbed } from './target.ts';
 
 const M = TranslateService.method;
 /** HTTP/2 RST_STREAM code of a cancelled stream. */

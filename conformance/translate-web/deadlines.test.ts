@@ -29,6 +29,7 @@ import {
   succeeded,
   type TimeoutVariable,
 } from './target.ts';
+import { within as settledWithin } from '../harness/within.ts';
 
 /** Distinct values, far enough apart that a route reading another route's variable shows. */
 const VALUES: Record<TimeoutVariable, number> = { TRANSLATE_TIMEOUT_MS: 1_000, LOCALIZE_TIMEOUT_MS: 2_200, TRANSCRIBE_TIMEOUT_MS: 3_400 };
@@ -113,7 +114,7 @@ async function expiry(t: ExecutionContext, c: CaseContext, r: Route, variable: T
     () => undefined,
   );
   const call = await callFor(c, s, r, hang, () => failed);
-  const endedAt = await Promise.race([call.closed.then(() => Date.now()), new Promise<undefined>((resolve) => setTimeout(resolve, value + LATE_MS))]);
+  const endedAt = await settledWithin(call.closed.then(() => Date.now()), value + LATE_MS, undefined);
   const after = endedAt === undefined ? undefined : endedAt - call.at;
   // The stub notes a call's arrival when this worker's event loop gets to it: a stall of the loop between the
   // request and the call's arrival (a busy machine: 1.4 s was seen) makes the arrival look later, and the

@@ -12,6 +12,7 @@ import type { HttpClient, HttpResponse } from '../harness/http-client.ts';
 import { type Launched, portOpen } from '../harness/launch.ts';
 import { markedHandler, requestFields } from './exchanges.ts';
 import { callRoute, GATEWAY, gateway, route, serviceCalls, shown, stub, target } from './target.ts';
+import { within } from '../harness/within.ts';
 
 const DEFAULT_HTTP_PORT = 4000;
 const DEFAULT_GRPC_PORT = 5100;
@@ -118,7 +119,7 @@ for (const [name, variable, value] of [
 ] as const) {
   check(`translate-web/env/startup/${name}`, GATEWAY, async (t, c) => {
     const launched = await c.launch({ env: { TRANSLATE_GRPC_URL: '127.0.0.1:1', [variable]: value }, wait: 'exit' }, target.command);
-    const ended = await Promise.race([launched.exited, new Promise<undefined>((r) => setTimeout(r, EXIT_WAIT_MS))]);
+    const ended = await within(launched.exited, EXIT_WAIT_MS, undefined);
     if (!t.not(ended, undefined, `still running ${EXIT_WAIT_MS} ms after the start with ${variable}=${value}`)) return;
     t.is(ended?.code, 1, launched.stderr());
     t.true(launched.stderr().includes(variable), `stderr does not name ${variable}: ${launched.stderr()}`);

@@ -10,6 +10,7 @@ import { GrpcStub, type StubHandler } from '../harness/grpc-stub.ts';
 import { runningMsSince } from '../harness/stalls.ts';
 import { carries, HANG, markedHandler, requestFields } from './exchanges.ts';
 import { callRoute, errorCode, GATEWAY, gateway, route, routeRequest, sharedGateway, sharedStub, shown, succeeded } from './target.ts';
+import { within } from '../harness/within.ts';
 
 /** The reference's table (catalog translate-web/errors/status-mapping). */
 const HTTP_STATUS: Record<number, number> = {
@@ -97,6 +98,6 @@ check('translate-web/errors/client-disconnect/cancels-the-call', GATEWAY, async 
   const call = await s.waitForCall((x) => carries(x, marker));
   // The browser goes away before any answer: its connection closes.
   request.abort();
-  const code = await Promise.race([call.closed, new Promise<string>((r) => setTimeout(() => r('still open 5 s later'), 5000))]);
+  const code = await within(call.closed, 5000, 'still open 5 s later');
   t.not(code, 'still open 5 s later', 'the gRPC call was not cancelled');
 });
