@@ -32,7 +32,7 @@ export function compareHtml({ columns, rows, surfaces, changes }: Comparison): s
     .map((c) => {
       const list = (title: string, items: typeof c.regressed) =>
         `<p><b>${title}</b>: ${items.length === 0 ? 'none' : `${items.length}</p><ul>${items.map((x) => `<li><a href="#${esc(x.id)}"><code>${esc(x.id)}</code></a> (${esc(x.level)}): ${esc(x.from)} → ${esc(x.to)}</li>`).join('')}</ul><p>`}</p>`;
-      return `<h2>${esc(c.name)} against ${esc(names[0]!)}</h2>${list('Regressed', c.regressed)}${list('Fixed', c.fixed)}${list('No longer judged', c.noLongerJudged)}${list('Level changed', c.levelChanged)}`;
+      return `<h2>${esc(c.name)} against ${esc(names[0]!)}</h2>${list('Regressed', c.regressed)}${list('Fixed', c.fixed)}${list('No longer judged', c.noLongerJudged)}${list('Otherwise changed', c.otherwise)}${list('Level changed', c.levelChanged)}`;
     })
     .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Conformance compared</title>

@@ -55,6 +55,8 @@ export function compareMarkdown({ columns, rows, surfaces, changes }: Comparison
       '',
       ...changeList('No longer judged', c.noLongerJudged),
       '',
+      ...changeList('Otherwise changed', c.otherwise),
+      '',
       ...changeList('Level changed', c.levelChanged),
       '',
     );

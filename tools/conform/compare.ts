@@ -16,8 +16,9 @@ import { UsageError } from './usage-error.ts';
 export const COMPARE_USAGE = `Usage: npm run conform -- compare REPORT REPORT... [--names A,B,...] [--out DIR] [--fail-on-regression]
 
 Sets runs side by side, clause by clause. Each REPORT is a report folder or a report.json. The first is the
-baseline: for each other run, the clauses that regressed (passed there, failed or not judged for an error
-here), were fixed, are no longer judged, or changed level between the catalogs. Then each surface's
+baseline: for each other run, the clauses that regressed (passed there, failed or an error here), were
+fixed, are no longer judged (not run, no case, not in the run), changed otherwise (to or from informational),
+or changed level between the catalogs. Then each surface's
 conformance figure per run, and the matrix: one row per clause, one column per run.
 
   --names A,B,...        the columns' names (default: each report's folder name)
@@ -51,6 +52,8 @@ export interface Changes {
   regressed: Change[];
   fixed: Change[];
   noLongerJudged: Change[];
+  /** Any other change of status (to or from informational, between not run and no case, …). */
+  otherwise: Change[];
   levelChanged: Change[];
 }
 
@@ -64,6 +67,7 @@ export interface Comparison {
 const GOOD: ReadonlySet<string> = new Set(['passed']);
 /** Known failing is still failing: a departure accepted for now is a departure. */
 const BAD: ReadonlySet<string> = new Set(['failed', 'error', 'expected-fail']);
+const UNJUDGED: ReadonlySet<string> = new Set(['not-judged', 'no-case', 'absent']);
 
 export function compareReports(columns: Column[]): Comparison {
   const rows = new Map<string, ClauseRow>();
@@ -83,11 +87,17 @@ export function compareReports(columns: Column[]): Comparison {
     const i = k + 1;
     const change = (r: ClauseRow): Change => ({ id: r.id, level: r.levels[i] ?? r.levels[0] ?? '', from: r.statuses[0] ?? 'absent', to: r.statuses[i] ?? 'absent' });
     const both = all.filter((r) => r.statuses[0] !== undefined && r.statuses[i] !== undefined);
+    const changed = all.map(change).filter((x) => x.from !== x.to);
+    const regressed = changed.filter((x) => GOOD.has(x.from) && BAD.has(x.to));
+    const fixed = changed.filter((x) => BAD.has(x.from) && GOOD.has(x.to));
+    const noLongerJudged = changed.filter((x) => GOOD.has(x.from) && UNJUDGED.has(x.to));
+    const listed = new Set([...regressed, ...fixed, ...noLongerJudged]);
     return {
       name,
-      regressed: both.filter((r) => GOOD.has(r.statuses[0]!) && BAD.has(r.statuses[i]!)).map(change),
-      fixed: both.filter((r) => BAD.has(r.statuses[0]!) && GOOD.has(r.statuses[i]!)).map(change),
-      noLongerJudged: all.filter((r) => GOOD.has(r.statuses[0] ?? '') && !GOOD.has(r.statuses[i] ?? '') && !BAD.has(r.statuses[i] ?? '')).map(change),
+      regressed,
+      fixed,
+      noLongerJudged,
+      otherwise: changed.filter((x) => !listed.has(x)),
       levelChanged: both.filter((r) => r.levels[0] !== r.levels[i]).map((r) => ({ ...change(r), from: r.levels[0]!, to: r.levels[i]! })),
     };
   });
@@ -135,7 +145,9 @@ export function runCompare(argv: string[]): number {
     writeFileSync(join(out, 'compare.md'), markdown);
     writeFileSync(join(out, 'compare.html'), compareHtml(comparison));
     for (const c of comparison.changes) {
-      console.log(`${c.name} against ${names[0]}: ${c.regressed.length} regressed, ${c.fixed.length} fixed, ${c.noLongerJudged.length} no longer judged, ${c.levelChanged.length} changed level`);
+      console.log(
+        `${c.name} against ${names[0]}: ${c.regressed.length} regressed, ${c.fixed.length} fixed, ${c.noLongerJudged.length} no longer judged, ${c.otherwise.length} otherwise changed, ${c.levelChanged.length} changed level`,
+      );
     }
     console.log(`wrote ${relative(CALLER_CWD, join(out, 'compare.md'))} and compare.html`);
   }
