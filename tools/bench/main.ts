@@ -7,17 +7,22 @@
 // through the gateway reference against nginx and the bare forwarder, with wrk. The recipe manager (recipes/):
 // its store writes durably against plain lowdb, and its HTTP API (list, search, PATCH) is timed as a process on a
 // 10,000-recipe document, its writes against plain lowdb's. `--only` picks benchmarks; see --help.
+// First the set-up step for the benchmarks (tools/setup: wrk, nginx and the engines, installed when it can, else
+// one line naming them and the command that installs them), after the arguments are read so that --help and a
+// usage error change nothing; then each selected benchmark's tools are checked (./needs.ts) before any starts.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePorts, releasePorts } from '../../conformance/harness/free-ports.ts';
 import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
+import { setUp } from '../setup/set-up.ts';
 import { benchGateway } from './gateway/proxy.ts';
 import { benchRecipesApi } from './recipes/api.ts';
 import { benchRecipesStore } from './recipes/store-writes.ts';
 import { httpGet, runScenario } from './http-scenario.ts';
-import { FILE_PEERS, HAS_TASKSET, NGINX, PROXY_PEERS, upstreamCommand } from './peers.ts';
+import { checkTools, MissingTool } from './needs.ts';
+import { FILE_PEERS, HAS_TASKSET, nginxPath, PROXY_PEERS, upstreamCommand } from './peers.ts';
 import { startServer } from './server-process.ts';
 import { benchSuiteTime } from './static/suite-time.ts';
 import { benchWholeRun } from './whole-run.ts';
@@ -35,6 +40,7 @@ const GROUPS: Record<string, string[]> = {
 };
 const NAMES = Object.values(GROUPS).flat();
 const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S] [--connections C] [--whole-run-peer DIR]
+                        [--skip-setup] [--verbose]
 
   --only NAMES       comma-separated benchmarks or groups (default all):
                        static:      ${GROUPS.static!.join(', ')}
@@ -49,10 +55,22 @@ const USAGE = `Usage: npm run bench -- [--only NAMES] [--rounds N] [--duration S
   --whole-run-peer DIR
                      whole-run also times the checkout in DIR (another commit, its packages installed),
                      its rounds interleaved with ours: a ratio that a machine's drift leaves alone
+  --skip-setup       do not run the set-up step (which installs wrk, nginx and the engines with apt-get when
+                     they are missing); a selected benchmark whose tool is missing stops the run (exit 2)
+  --verbose          a failure's stack, not only its message
   --help             this text
 `;
 
-let values: { duration: string; rounds: string; connections: string; only?: string; 'whole-run-peer'?: string; help?: boolean };
+let values: {
+  duration: string;
+  rounds: string;
+  connections: string;
+  only?: string;
+  'whole-run-peer'?: string;
+  'skip-setup'?: boolean;
+  verbose?: boolean;
+  help?: boolean;
+};
 try {
   values = parseArgs({
     options: {
@@ -61,6 +79,8 @@ try {
       connections: { type: 'string', default: '32' },
       only: { type: 'string' },
       'whole-run-peer': { type: 'string' },
+      'skip-setup': { type: 'boolean' },
+      verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values;
@@ -114,8 +134,8 @@ async function staticBenchmarks(): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  console.log(`cores pinned: ${HAS_TASKSET ? 'servers on 0, load on 1' : 'no (taskset missing)'}; nginx: ${NGINX ?? 'not installed'}`);
+async function run(): Promise<void> {
+  console.log(`cores pinned: ${HAS_TASKSET ? 'servers on 0, load on 1' : 'no (taskset missing)'}; nginx: ${nginxPath() ?? 'not installed'}`);
   if (SELECTED.has('small-file') || SELECTED.has('proxy')) await staticBenchmarks();
   if (SELECTED.has('static-suite-slow')) await benchSuiteTime(ROUNDS);
   if (SELECTED.has('translate-localization')) await benchLocalization(ROUNDS);
@@ -130,4 +150,25 @@ async function main(): Promise<void> {
   if (SELECTED.has('whole-run')) await benchWholeRun(ROUNDS, values['whole-run-peer']);
 }
 
-await main();
+/** The exit code: 1 when the set-up step stopped or a benchmark failed, 2 when a selected benchmark's tool is
+ * missing; one line each, the stack only with --verbose. */
+async function main(): Promise<number> {
+  if (!values['skip-setup']) {
+    const code = setUp('bench');
+    if (code !== 0) return code;
+  }
+  try {
+    checkTools(SELECTED);
+    await run();
+    return 0;
+  } catch (err) {
+    if (err instanceof MissingTool) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(values.verbose ? `bench: ${(err as Error).stack ?? err}\n` : `bench: ${(err as Error).message ?? err} (--verbose for the stack)\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main();

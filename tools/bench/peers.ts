@@ -2,7 +2,7 @@
 // generator gets core 1), on a loopback port, over the same files.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { PROJECT_ROOT, portOpen } from '../../conformance/harness/launch.ts';
 import type { HttpPeer } from './http-scenario.ts';
 
@@ -12,7 +12,18 @@ export const HAS_TASKSET = spawnSync('taskset', ['-c', '0', 'true']).status === 
 /** The middle value of a series (the upper one of an even count): the figure every benchmark reports. */
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+/** nginx's binary: on PATH, else where Debian puts it (a user's PATH often lacks /usr/sbin). Looked up when used:
+ * the set-up step may install it after this module loads. */
+export function nginxPath(): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/sbin'];
+  return dirs.map((dir) => join(dir, 'nginx')).find((p) => existsSync(p));
+}
+
+/** nginx with one worker (./needs.ts makes sure it is there before a benchmark with it starts). */
+export const NGINX_PEER: HttpPeer = {
+  name: 'nginx',
+  command: (dir, port, up) => [nginxPath() ?? 'nginx', '-c', nginxConf(dir, port, up)],
+};
 
 /** The static reference's config: `public` served, and each proxy rule (given with an empty target) sent to the
  * upstream. */
@@ -58,8 +69,6 @@ const EXPRESS: HttpPeer = {
   command: (dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/express-peer.mjs'), String(port), join(dir, 'public'), String(up[0])],
 };
 
-const nginx: HttpPeer[] = NGINX ? [{ name: 'nginx', command: (dir, port, up) => [NGINX, '-c', nginxConf(dir, port, up)] }] : [];
-
 /** Peers serving `public/small.txt`. */
 export const FILE_PEERS: HttpPeer[] = [
   staticReference({}),
@@ -70,7 +79,7 @@ export const FILE_PEERS: HttpPeer[] = [
     command: (dir, port) => [NODE, bin('serve', 'build', 'main.js'), join(dir, 'public'), '-l', `tcp://127.0.0.1:${port}`, '--no-request-logging', '--no-clipboard'],
   },
   EXPRESS,
-  ...nginx,
+  NGINX_PEER,
 ];
 
 /** Peers forwarding `/api/...` to the upstream. */
@@ -80,7 +89,7 @@ export const PROXY_PEERS: HttpPeer[] = [
   { name: 'http-proxy (bare)', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/bare-proxy.mjs'), String(port), ...up.map(String)] },
   { name: 'express + h-p-middleware', command: EXPRESS.command },
   { name: 'upstream (direct)', command: (_dir, port) => upstreamCommand(port) },
-  ...nginx,
+  NGINX_PEER,
 ];
 
 export const upstreamCommand = (port: number): string[] => [NODE, join(PROJECT_ROOT, 'tools/bench/upstream.mjs'), String(port)];

@@ -1,9 +1,7 @@
 // The HTTP benchmarks' load: wrk (one thread, keep-alive connections, `--latency` for percentiles),
 // pinned to core 1 when taskset exists, while the servers run on core 0.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { HAS_TASKSET } from './peers.ts';
-
-export const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined;
 
 export interface WrkSample {
   rps: number;

@@ -1,9 +1,10 @@
 // The Debian packages of debian-packages.json: which are missing on this machine, whether this process can
 // install them (apt-get, as root or with password-less sudo), and the one command that installs them.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../conformance/harness/project-root.ts';
+import { onPath } from '../../reference/shared/on-path.ts';
 
 export interface DebianPackage {
   name: string;
@@ -13,7 +14,13 @@ export interface DebianPackage {
   for: string;
   /** Only the project's tests use it (not the reference servers or the suites). */
   testsOnly?: boolean;
+  /** Only the benchmarks use it: the set-up step checks it for `npm run bench` alone. */
+  benchOnly?: boolean;
 }
+
+/** What the set-up step prepares for: `npm start`, `npm test` or `npm run bench`. */
+export const PURPOSES = ['start', 'test', 'bench'] as const;
+export type Purpose = (typeof PURPOSES)[number];
 
 const LIST = join(PROJECT_ROOT, 'tools', 'setup', 'debian-packages.json');
 
@@ -21,26 +28,20 @@ export function debianPackages(): DebianPackage[] {
   return (JSON.parse(readFileSync(LIST, 'utf8')) as { packages: DebianPackage[] }).packages;
 }
 
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
-    if (dir === '') return false;
-    try {
-      accessSync(join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 export function isPresent({ probe }: DebianPackage): boolean {
   if (probe.env && process.env[probe.env] && existsSync(process.env[probe.env]!)) return true;
-  if (probe.command !== undefined) return onPath(probe.command);
+  if (probe.command !== undefined && onPath(probe.command)) return true;
   return probe.file !== undefined && existsSync(probe.file);
 }
 
-export function missingPackages(): DebianPackage[] {
-  return debianPackages().filter((p) => !isPresent(p));
+/** The packages `purpose` needs: the benchmarks use every one (whole-run runs every suite, the translate
+ * benchmarks the engines and sox); `npm start` and `npm test` all but the benchmarks' own. */
+export function packagesFor(purpose: Purpose): DebianPackage[] {
+  return debianPackages().filter((p) => purpose === 'bench' || !p.benchOnly);
+}
+
+export function missingPackages(purpose: Purpose = 'start'): DebianPackage[] {
+  return packagesFor(purpose).filter((p) => !isPresent(p));
 }
 
 const isRoot = (): boolean => process.getuid?.() === 0;

@@ -12,7 +12,6 @@ import { loadReferenceTargets } from '../../../conformance/harness/reference-tar
 import { type HttpPeer, httpGet, type LoadOptions, runScenario, type Scenario } from '../http-scenario.ts';
 import { HAS_TASKSET, upstreamCommand } from '../peers.ts';
 import { type Server, startServer } from '../server-process.ts';
-import { HAS_WRK } from '../wrk.ts';
 import { gatewayPeer, METRICS_PATH, PROXIED_PATH, PROXIES } from './servers.ts';
 
 const GOALS = { nginx: 0.5, 'http-proxy (bare)': 1.5 } as Record<string, number>;
@@ -82,10 +81,6 @@ async function workersScenario(c: Context): Promise<void> {
 }
 
 export async function benchGateway(options: GatewayBenchOptions): Promise<void> {
-  if (!HAS_WRK) {
-    console.log('\ngateway: skipped, wrk is not installed (Debian package wrk)');
-    return;
-  }
   loadReferenceTargets(['gateway']); // builds the gateway's bundle
   const dir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
   chmodSync(dir, 0o755); // nginx workers run as an unprivileged user

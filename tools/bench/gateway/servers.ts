@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../conformance/harness/launch.ts';
 import type { HttpPeer } from '../http-scenario.ts';
-import { NGINX, nginxConf } from '../peers.ts';
+import { NGINX_PEER } from '../peers.ts';
 
 const NODE = process.execPath;
 const GATEWAY = join(PROJECT_ROOT, '.cache/reference/gateway.mjs');
@@ -44,7 +44,7 @@ export const gatewayPeer = (name: string, workers: number): HttpPeer => ({
 
 export const PROXIES: HttpPeer[] = [
   gatewayPeer('gateway', 1),
-  ...(NGINX === undefined ? [] : [{ name: 'nginx', command: (dir: string, port: number, up: number[]) => [NGINX!, '-c', nginxConf(dir, port, up)] }]),
+  NGINX_PEER,
   { name: 'http-proxy (bare)', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/bare-proxy.mjs'), String(port), ...up.map(String)] },
   { name: 'node:http + undici', command: (_dir, port, up) => [NODE, join(PROJECT_ROOT, 'tools/bench/undici-proxy.mjs'), String(port), ...up.map(String)] },
 ];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ApertiumResult } from './client.ts';
 import { englishSentences, wordCount } from './corpus.ts';
 import { median } from '../peers.ts';
-import { apertiumMissing, runClient, startServer, TMP, timeCommand } from './processes.ts';
+import { runClient, startServer, TMP, timeCommand } from './processes.ts';
 
 const SENTENCES = 450;
 const CONCURRENCY = 4;
@@ -42,11 +42,6 @@ const list = (xs: number[]) => `[${xs.map((x) => x.toFixed(0)).join(', ')}]`;
 const verdict = (ratio: number) => (ratio >= GOAL ? 'met' : 'NOT met');
 
 export async function benchApertium(rounds: number): Promise<void> {
-  const missing = apertiumMissing();
-  if (missing) {
-    console.log(`\napertium-throughput: skipped, ${missing}`);
-    return;
-  }
   mkdirSync(TMP, { recursive: true });
   const sentences = englishSentences(SENTENCES);
   const words = wordCount(sentences);

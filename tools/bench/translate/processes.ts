@@ -2,7 +2,7 @@
 // pipeline it starts inherits that core), and a client process pinned to core 1 that makes the calls and
 // times them (like autocannon for the static benchmarks), so the client's work does not share the
 // server's core. Every process here is started and stopped by its own PID.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../conformance/harness/launch.ts';
 import { HAS_TASKSET } from '../peers.ts';
@@ -11,16 +11,6 @@ const SERVER_START_MS = 60_000;
 export const TMP = join(PROJECT_ROOT, '.tmp', 'bench-translate');
 
 export const pinned = (core: string, argv: string[]): string[] => (HAS_TASKSET ? ['taskset', '-c', core, ...argv] : argv);
-
-
-/** Whether `apertium` can translate eng-spa (and the server can build its null-flush pipeline); else why not. */
-export function apertiumMissing(): string | undefined {
-  const list = spawnSync('apertium', ['-l'], { encoding: 'utf8' });
-  if (list.error || list.status !== 0) return 'the `apertium` command is not installed';
-  if (!list.stdout.split(/\s+/).includes('eng-spa')) return 'the Apertium pair eng-spa is not installed (apertium-eng-spa)';
-  if (spawnSync('apertium-wblank-mode', ['--help']).error) return 'apertium-wblank-mode is not installed (the service needs it)';
-  return undefined;
-}
 
 export interface Server {
   port: number;

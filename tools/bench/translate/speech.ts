@@ -17,17 +17,6 @@ const TEXT =
   'In the afternoon we read in the park and planned the next part of the journey along the coast.';
 const TTS_GOAL = 0.1;
 
-function missing(): string | undefined {
-  for (const tool of ['espeak-ng', 'pocketsphinx_continuous', 'sox']) {
-    try {
-      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    } catch {
-      return tool;
-    }
-  }
-  return undefined;
-}
-
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();
   const value = await work();
@@ -35,11 +24,6 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 export async function benchSpeech(rounds: number): Promise<void> {
-  const absent = missing();
-  if (absent) {
-    console.log(`\nspeech-rtf: skipped, ${absent} is not installed`);
-    return;
-  }
   mkdirSync(TMP, { recursive: true });
   const voice = new EspeakVoice('en-us', ['f3']);
   const tts: number[] = [];
