@@ -1,6 +1,8 @@
 // Command-line entry of the gateway (`gateway <command>`): `run` serves; the admin API shortcuts call a
 // running gateway; validate, fmt, init, probe and version work offline. Exit codes: 0 done, 1 failed (an invalid config, an
-// error answer, an unreachable address or upstream), 2 bad command line (usage on stderr).
+// error answer, an unreachable address or upstream), 2 bad command line (one line on stderr naming the
+// problem, with the synopsis).
+import { type CommandName, failureMessage, USAGE_EXIT_CODE, usageErrorLine } from '../shared/command-line.ts';
 import { UsageError } from './cli/admin-client.ts';
 import { ADMIN_COMMANDS, ADMIN_USAGE, type AdminCommand, runAdminCommand } from './cli/admin-commands.ts';
 import { FMT_USAGE, runFmt } from './cli/fmt.ts';
@@ -10,7 +12,12 @@ import { runGateway } from './cli/run.ts';
 import { runValidate, VALIDATE_USAGE } from './cli/validate.ts';
 import { runVersion, VERSION_USAGE } from './cli/version.ts';
 
-const USAGE = `Usage: gateway <command> [options]
+const COMMAND: CommandName = { name: 'gateway', synopsis: 'gateway <command> [options]' };
+
+const USAGE = `Usage: ${COMMAND.synopsis}
+
+A reverse-proxy gateway configured by one YAML or JSON file: sites, routes to upstreams, health checks,
+retries, cache, rate limits, and a local admin API that the commands below call.
 
   run [-c FILE]                            start the gateway (FILE defaults to gateway.yaml)
 
@@ -20,6 +27,9 @@ ${VALIDATE_USAGE}${FMT_USAGE}${INIT_USAGE}  probe [-c FILE]                     
 ${VERSION_USAGE}  -h, --help                               this text
 
 Exit codes: 0 done, 1 failed (invalid config, error answer, unreachable address), 2 bad command line.
+Environment: GATEWAY_ADMIN, GATEWAY_ADMIN_TOKEN (admin commands); run reads the variable a
+global.admin.token of the form $NAME names. It keeps no data of its own: it reads the config file and
+writes only what the config names (logging.file, upload.dir, certificates uploaded through the admin API).
 `;
 
 const io: InitIo = {
@@ -67,10 +77,10 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof UsageError) {
-      io.stderr(`error: ${err.message}\n\n${USAGE}`);
-      process.exitCode = 2;
+      io.stderr(usageErrorLine(COMMAND, err.message));
+      process.exitCode = USAGE_EXIT_CODE;
     } else {
-      io.stderr(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+      io.stderr(`error: ${failureMessage(err)}\n`);
       process.exitCode = 1;
     }
   },

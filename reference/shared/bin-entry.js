@@ -5,13 +5,20 @@ import { existsSync } from 'node:fs';
 
 const PACKAGED = existsSync(new URL('../../dist/built.json', import.meta.url));
 
-/** Runs `built` (a path from the package's root) in an installed package, else `source` (a file URL). */
+/** Runs `built` (a path from the package's root) in an installed package, else `source` (a file URL). A
+ * failure that the entry did not report itself is one line and exit code 1, not a stack trace. */
 export async function runBuiltOrSource(built, source) {
-  if (PACKAGED) {
-    await import(new URL(`../../${built}`, import.meta.url).href);
-    return;
+  try {
+    if (PACKAGED) {
+      await import(new URL(`../../${built}`, import.meta.url).href);
+      return;
+    }
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`error: ${message.split('\n', 1)[0]}\n`);
+    process.exitCode = 1;
   }
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import(source);
 }

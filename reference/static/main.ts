@@ -1,10 +1,10 @@
 // Command-line entry of the static/proxy server (`static-proxy`, alias `sp`). Parses flags, runs one of
 // help / init / cluster / serve, and turns every startup failure into one `error: <key>: <reason>` line.
-// Exit codes: 0 done or stopped by a signal, 1 startup error, 2 bad command line.
-import { parseArgs } from 'node:util';
+// Exit codes: 0 done or stopped by a signal, 1 startup error, 2 bad command line (one line on stderr).
+import { failureMessage, parseCommandLine, USAGE_EXIT_CODE, usageErrorLine } from '../shared/command-line.ts';
 import { ConfigError } from './config/config-error.ts';
 import { resolveConfigPath } from './config/load-config.ts';
-import { CLUSTER_ACTIONS, type ClusterAction, USAGE, UsageError } from './cli/help.ts';
+import { CLUSTER_ACTIONS, COMMAND, type ClusterAction, USAGE, UsageError } from './cli/help.ts';
 import { startServer } from './server/start-server.ts';
 
 interface Command {
@@ -21,13 +21,7 @@ const printError = (line: string) => process.stderr.write(`${line}\n`);
 function parseCommand(argv: string[]): Command {
   // `--cluster=status` is accepted as well as `--cluster status`; the action is an optional positional.
   const args = argv.flatMap((arg) => (arg.startsWith('--cluster=') ? ['--cluster', arg.slice(10)] : [arg]));
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(args);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(args);
   let cluster: ClusterAction | null = null;
   if (values.cluster) {
     if (positionals.length > 1) throw new UsageError(`--cluster takes one action, got: ${positionals.join(' ')}`);
@@ -37,7 +31,7 @@ function parseCommand(argv: string[]): Command {
     }
     cluster = action as ClusterAction;
   } else if (positionals.length > 0) {
-    throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    throw new UsageError(`unexpected argument '${positionals[0]}'`);
   }
   if (values.config === '') throw new UsageError('--config needs a file or directory');
   if (values['cluster-config'] !== undefined && cluster === null) throw new UsageError('--cluster-config needs --cluster');
@@ -51,8 +45,8 @@ function parseCommand(argv: string[]): Command {
   };
 }
 
-function parseCommandLine(args: string[]) {
-  return parseArgs({
+function parseFlags(args: string[]) {
+  return parseCommandLine({
     args,
     strict: true,
     allowPositionals: true,
@@ -111,11 +105,7 @@ async function serve(config: string | undefined, cwd: string): Promise<void> {
   server = await startServer({ config, cwd, env: process.env, print, warn: printError });
   // From here on a fault in one request must never end the process: log one line and carry on.
   process.on('uncaughtException', (error) => printError(`error: uncaught: ${error.message}`));
-  process.on('unhandledRejection', (reason) => printError(`error: unhandled rejection: ${describe(reason)}`));
-}
-
-function describe(reason: unknown): string {
-  return reason instanceof Error ? reason.message : String(reason);
+  process.on('unhandledRejection', (reason) => printError(`error: unhandled rejection: ${failureMessage(reason)}`));
 }
 
 async function main(): Promise<void> {
@@ -123,16 +113,15 @@ async function main(): Promise<void> {
   try {
     command = parseCommand(process.argv.slice(2));
   } catch (error) {
-    printError(`error: ${describe(error)}\n`);
-    process.stderr.write(USAGE);
-    process.exit(2);
+    process.stderr.write(usageErrorLine(COMMAND, failureMessage(error)));
+    process.exit(USAGE_EXIT_CODE);
   }
   try {
     const code = await run(command);
     if (code >= 0) process.exit(code);
   } catch (error) {
     if (error instanceof ConfigError) printError(`error: ${error.key}: ${error.reason}`);
-    else printError(`error: ${describe(error)}`);
+    else printError(`error: ${failureMessage(error)}`);
     process.exit(1);
   }
 }

@@ -71,11 +71,11 @@ test('--help prints the usage on standard output and exits 0', async (t) => {
   t.regex(stdout, /TRANSLATE_GRPC_URL/);
 });
 
-test('an unknown option exits 1 with the usage on standard error', async (t) => {
+test('an unknown option exits 2 with one line on standard error naming it', async (t) => {
   const { code, stdout, stderr } = await run(['--port', '1'], []);
-  t.is(code, 1);
+  t.is(code, 2);
   t.is(stdout, '');
-  t.regex(stderr, /--port/);
+  t.regex(stderr, /^error: unknown option '--port' \(usage: translate-tools \[--help\]; translate-tools --help for more\)\n$/);
 });
 
 test('a session: standard output holds JSON-RPC messages only, diagnostics go to stderr, exit 0 on end of input', async (t) => {

@@ -2,14 +2,17 @@
 // (default all interfaces), forwarding to the gRPC service at TRANSLATE_GRPC_URL (default localhost:5100).
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { DEFAULT_BIND, DEFAULT_GRPC_TARGET, DEFAULT_PORT, type GatewayOptions, MAX_BODY_BYTES, normalizeOptions, OptionError } from './gateway-options.ts';
+import { type CommandName, exitFailure, exitUsageError, failureMessage, parseCommandLine } from '../shared/command-line.ts';
+import { listenFailure } from '../shared/listen-failure.ts';
+import { DEFAULT_BIND, DEFAULT_GRPC_TARGET, DEFAULT_PORT, type GatewayOptions, MAX_BODY_BYTES, normalizeOptions } from './gateway-options.ts';
 import { GrpcForwarder } from './grpc-forwarder.ts';
 import { createHandler } from './http-handler.ts';
 
 const PUBLIC_DIR = fileURLToPath(new URL('./public', import.meta.url));
 
-const USAGE = `Usage: translate-web [--help]
+const COMMAND: CommandName = { name: 'translate-web', synopsis: 'translate-web [--help]' };
+
+const USAGE = `Usage: ${COMMAND.synopsis}
 
 HTTP/JSON gateway and browser client for vendor.translate.v1.TranslateService.
 Routes: GET /api/capabilities, POST /api/translate, /api/detect, /api/localize, /api/transcribe,
@@ -23,11 +26,12 @@ Environment (an empty variable counts as unset):
   LOCALIZE_TIMEOUT_MS    deadline of POST /api/localize in ms (default: none)
   TRANSCRIBE_TIMEOUT_MS  deadline of POST /api/transcribe and /api/translate-audio in ms (default: none)
 Capabilities, detect and synthesize have a fixed 30 s deadline. Request bodies up to ${MAX_BODY_BYTES / 2 ** 20} MiB.
+
+It keeps no data. -h, --help prints this text.
 `;
 
 function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n`);
-  process.exit(1);
+  exitFailure(`error: ${message}`);
 }
 
 const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
@@ -35,9 +39,9 @@ const urlHost = (host: string) => (host.includes(':') ? `[${host}]` : host);
 async function main(): Promise<void> {
   let help: boolean | undefined;
   try {
-    help = parseArgs({ options: { help: { type: 'boolean', short: 'h' } } }).values.help;
+    help = parseCommandLine({ options: { help: { type: 'boolean', short: 'h' } } }).values.help;
   } catch (err) {
-    fail(`${(err as Error).message}\n${USAGE}`);
+    exitUsageError(COMMAND, failureMessage(err));
   }
   if (help) {
     process.stdout.write(USAGE);
@@ -47,18 +51,17 @@ async function main(): Promise<void> {
   try {
     options = normalizeOptions(process.env);
   } catch (err) {
-    if (err instanceof OptionError) fail(err.message);
-    throw err;
+    fail(failureMessage(err));
   }
   let forwarder: GrpcForwarder;
   try {
     forwarder = new GrpcForwarder(options.grpcTarget);
   } catch (err) {
-    fail(`TRANSLATE_GRPC_URL: "${options.grpcTarget}" is not a gRPC target: ${(err as Error).message}`);
+    fail(`TRANSLATE_GRPC_URL: "${options.grpcTarget}" is not a gRPC target: ${failureMessage(err)}`);
   }
   const server = createServer(createHandler(options, forwarder, PUBLIC_DIR));
   await new Promise<void>((resolve) => {
-    server.once('error', (err) => fail(`cannot listen on ${urlHost(options.host)}:${options.port}: ${err.message}`));
+    server.once('error', (err) => fail(listenFailure(err, options, { port: 'PORT', host: 'WEB_BIND' }).reason));
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as { port: number };
@@ -75,4 +78,4 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-await main();
+await main().catch((err: unknown) => fail(failureMessage(err)));

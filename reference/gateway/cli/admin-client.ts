@@ -4,16 +4,15 @@
 // token. One request per connection (no keep-alive: the command ends right after its answer).
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { UsageError } from '../../shared/command-line.ts';
+
+/** A command line the CLI cannot run (one line on stderr, exit 2): the package's one class for it. */
+export { UsageError };
 
 export const DEFAULT_ADMIN_ADDRESS = '127.0.0.1:2019';
 export const ADMIN_ENV = 'GATEWAY_ADMIN';
 export const TOKEN_ENV = 'GATEWAY_ADMIN_TOKEN';
 export const ADMIN_TIMEOUT_MS = 30_000;
-
-/** A command line the CLI cannot run: usage on stderr, exit 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 
 /** The admin server could not be reached (refused, unknown host, no answer in time): exit 1. */
 export class UnreachableError extends Error {

@@ -2,8 +2,8 @@
 // command is one admin call. Output and exit codes (catalog gateway/cli/output-and-exit-codes): the answer
 // as pretty JSON on stdout (the `status --upstream` table instead) and 0; a non-2xx answer
 // `error: <status> <message>` on stderr and 1; an unreachable address `error:` naming it and 1; a bad
-// command line throws UsageError (usage on stderr, 2).
-import { parseArgs } from 'node:util';
+// command line throws UsageError (one line on stderr, 2).
+import { parseCommandLine } from '../../shared/command-line.ts';
 import { type AdminAnswer, adminClient, TOKEN_ENV, UnreachableError, UsageError } from './admin-client.ts';
 import { upstreamTable } from './status-table.ts';
 
@@ -48,7 +48,7 @@ function printTable(json: unknown): string {
 
 function parse(command: AdminCommand, args: string[]) {
   try {
-    return parseArgs({
+    return parseCommandLine({
       args,
       strict: true,
       allowPositionals: true,

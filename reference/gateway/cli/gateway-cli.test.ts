@@ -31,12 +31,12 @@ test('--help and -h print the usage on stdout, exit 0 (also through the bin)', a
   }
 });
 
-test('no command, an unknown command or flag: the error and the usage on stderr, exit 2', async (t) => {
+test('no command, an unknown command or flag: one line on stderr with the problem and the synopsis, exit 2', async (t) => {
   for (const args of [[], ['frobnicate'], ['status', '--frob'], ['upstreams', 'add', '--route', '/api']]) {
     const result = await gatewayCli(args);
     t.is(result.code, 2, args.join(' '));
     t.is(result.stdout, '');
-    t.regex(result.stderr, /^error: .+\n\nUsage: gateway <command>/);
+    t.regex(result.stderr, /^error: .+ \(usage: gateway <command> \[options\]; gateway --help for more\)\n$/);
   }
 });
 

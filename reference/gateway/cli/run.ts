@@ -4,6 +4,7 @@
 // drain (bounded by global.shutdownTimeoutSecs), exit 0; a second signal exits at once. With `workers` > 1
 // this process is the primary of that many worker processes (node:cluster; runtime/cluster-runtime.ts),
 // and a worker, started from the same entry, serves as its primary says (runtime/cluster-worker.ts).
+import { listenFailure } from '../../shared/listen-failure.ts';
 import { createAdminServer } from '../admin/admin-server.ts';
 import { coldChange } from '../config/cold-change.ts';
 import { loadConfig } from '../config/load-config.ts';
@@ -74,7 +75,7 @@ export async function runGateway(args: string[], io: CliIo): Promise<number | un
       adminAddress = await admin.listen();
     } catch (err) {
       await gateway.shutdown();
-      io.stderr(`error: global.admin.bind: cannot listen on ${hostPort(adminConfig.host, adminConfig.port)}: ${(err as Error).message}\n`);
+      io.stderr(`error: global.admin.bind: ${listenFailure(err, adminConfig).reason}\n`);
       return 1;
     }
     stopAdmin = () => admin.close();

@@ -7,6 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { Server as NetServer } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { listenFailure } from '../../shared/listen-failure.ts';
 import type { GatewayConfig, SiteConfig } from '../config/gateway-config.ts';
 import { pairProblem } from '../config/tls-pair.ts';
 import { createHttp2Listener, type SecureOptions } from './http2-listener.ts';
@@ -81,7 +82,7 @@ function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'htt
 
 function listen(server: ListenerServer, port: number, backlog: number | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
-    const failed = (error: Error): void => reject(new Error(`port ${port}: ${error.message}`, { cause: error }));
+    const failed = (error: Error): void => reject(new Error(listenFailure(error, { port }).reason, { cause: error }));
     server.once('error', failed);
     server.listen({ port, ...(backlog === undefined ? {} : { backlog }) }, () => {
       server.off('error', failed);

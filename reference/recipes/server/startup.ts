@@ -1,11 +1,10 @@
 // What every process that runs the recipe manager does around starting it: make sure the photo folder can be
-// written, and say why a start failed (the message alone for the errors that name their variable or file, the
-// stack for anything else).
+// written, and say why a start failed in one line (the errors that name their variable or file as they are, a
+// port that cannot be bound as the setting to change, anything else by its message: never a stack).
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
-import { AuthError } from '../auth/index.ts';
-import { MailError } from '../mail/index.ts';
-import { StoreError } from '../store/index.ts';
+import { failureMessage } from '../../shared/command-line.ts';
+import { listenFailure } from '../../shared/listen-failure.ts';
 import { ConfigError } from './server-options.ts';
 
 /** The photo folder exists and can be written, or a ConfigError naming RECIPES_UPLOADS_DIR. */
@@ -20,6 +19,9 @@ export async function ensureUploadsDir(dir: string): Promise<void> {
 
 /** Why a start failed, as the one line to log. */
 export function startupFailure(err: unknown): string {
-  const known = err instanceof ConfigError || err instanceof StoreError || err instanceof MailError || (err instanceof AuthError && err.code === 'config');
-  return known ? (err as Error).message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  const bind = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (bind?.syscall === 'listen' && typeof bind.port === 'number') {
+    return listenFailure(err, { port: bind.port, host: bind.address }, { port: 'PORT', host: 'RECIPES_HOST' }).reason;
+  }
+  return failureMessage(err);
 }

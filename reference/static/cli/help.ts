@@ -1,7 +1,12 @@
-// The usage text (stdout for --help, stderr with exit code 2 for a usage error).
+// The usage text (stdout for --help; a usage error is one line with the synopsis, exit code 2).
+import type { CommandName } from '../../shared/command-line.ts';
+
+export { UsageError } from '../../shared/command-line.ts';
 
 export const CLUSTER_ACTIONS = ['start', 'stop', 'restart', 'status', 'logs', 'monitor'] as const;
 export type ClusterAction = (typeof CLUSTER_ACTIONS)[number];
+
+export const COMMAND: CommandName = { name: 'static-proxy', synopsis: 'static-proxy [--config FILE|DIR] [--init] [--cluster [ACTION]]' };
 
 export const USAGE = `Usage: static-proxy [options]     (short alias: sp)
 
@@ -20,14 +25,13 @@ Environment:
   PORT          port for sites without "port" (default 8000)
   NODE_ENV      "production" serves from a start-up file index and disables hotReload
   STATIC_BIND   address to listen on (default: all interfaces)
-  PM2_HOME      pm2's state directory (cluster mode)
+  PM2_HOME      pm2's state directory (cluster mode; default ~/.pm2)
+  NO_COLOR      no colours in the dev access log (it has them only on a terminal)
+
+It keeps no data of its own: it writes only what the config asks (logging.file, upload.dir) and,
+with --init, the config file.
 
 Config keys per site: port, host, folders, proxy, unhandled, headers, redirects, ssl, logging,
 hotReload, compression, helmet, cors, favicon, responseTime, rateLimit, basicAuth, healthCheck,
 cgi, upload. The file holds one site object or an array of them.
 `;
-
-/** Thrown for a bad command line; main prints it with the usage text and exits 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}

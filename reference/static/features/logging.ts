@@ -2,7 +2,8 @@
 // error naming `logging.file`, not an unhandled stream error on the first request. Like every feature
 // package, morgan is imported only when the feature is configured (see build-site). Lines for standard
 // output are gathered over one turn of the event loop and written at once: a write to a pipe or a file is a
-// system call made synchronously, which at one a request was a good part of a small file's cost.
+// system call made synchronously, which at one a request was a good part of a small file's cost. The dev
+// format's colours are for a person at a terminal: a file, a pipe or NO_COLOR gets the same line without them.
 import { createWriteStream, openSync } from 'node:fs';
 import { ConfigError } from '../config/config-error.ts';
 import type { LoggingOptions } from '../config/site-config.ts';
@@ -29,8 +30,16 @@ export async function createLogging(options: LoggingOptions, key: string): Promi
     stream = file;
   }
   // morgan is written for express but only uses node's req/res; the cast bridges the declared types.
-  return morgan(options.format, { stream }) as unknown as Handler;
+  const terminal = options.file === null && process.stdout.isTTY === true;
+  const plain = options.format === 'dev' && !(terminal && wantsColour(process.env));
+  return (plain ? morgan(morgan.compile(PLAIN_DEV), { stream }) : morgan(options.format, { stream })) as unknown as Handler;
 }
+
+/** morgan's dev line without its colour codes. */
+const PLAIN_DEV = ':method :url :status :response-time ms - :res[content-length]';
+
+/** NO_COLOR (no-color.org): set and not empty turns colours off. */
+const wantsColour = (env: NodeJS.ProcessEnv): boolean => (env['NO_COLOR'] ?? '') === '';
 
 /** Standard output, one write per turn of the event loop for the lines of every site; what is pending when
  * the process exits is written then. */

@@ -1,6 +1,7 @@
 // Binds every planned server (address from STATIC_BIND, else node's default of all interfaces), prints
 // the ready line per port, and closes them again on shutdown.
 import type { AddressInfo } from 'node:net';
+import { listenFailure } from '../../shared/listen-failure.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { PlannedServer } from './create-servers.ts';
 
@@ -32,20 +33,10 @@ function listenOne(entry: PlannedServer, bind: string | undefined): Promise<Addr
   });
 }
 
-/** Platform bind errors mapped to one-line startup errors (the one place that knows these codes). */
+/** A bind error as a one-line startup error keyed by the setting at fault (the site's port, or STATIC_BIND). */
 function bindError(error: NodeJS.ErrnoException, entry: PlannedServer, bind: string | undefined): ConfigError {
-  const where = bind ? `${bind}:${entry.port}` : `port ${entry.port}`;
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return new ConfigError(entry.key, `${where} is already in use`, { cause: error });
-    case 'EACCES':
-      return new ConfigError(entry.key, `permission denied to listen on ${where}`, { cause: error });
-    case 'EADDRNOTAVAIL':
-    case 'ENOTFOUND':
-      return new ConfigError('STATIC_BIND', `cannot bind to address ${JSON.stringify(bind)}`, { cause: error });
-    default:
-      return new ConfigError(entry.key, `cannot listen on ${where} (${error.code ?? error.message})`, { cause: error });
-  }
+  const { about, reason } = listenFailure(error, { port: entry.port, host: bind });
+  return new ConfigError(about === 'address' ? 'STATIC_BIND' : entry.key, reason, { cause: error });
 }
 
 /** Stops accepting, lets in-flight requests finish for a moment, then cuts whatever is still open. */
