@@ -53,6 +53,31 @@ function setCaptions(trackId, cues) {
 /** One cue for the whole clip (cueTime counts up to 23:59:59). */
 const WHOLE = { start: 0, end: 86399 };
 
+const canRecord = Boolean(globalThis.MediaRecorder && navigator.mediaDevices);
+
+/** Turns the speech controls on or off by what the service offers (`null`: unknown, so on: a request then
+ * shows the service's own error), each reason shown beside the controls it turns off. */
+function offerSpeech(capabilities) {
+  const stt = capabilities?.sttAvailable ?? true;
+  const voices = capabilities ? capabilities.availableVoices.length > 0 : true;
+  $('record-start').disabled = !stt || !canRecord;
+  $('transcribe-submit').disabled = !stt;
+  $('translate-audio-submit').disabled = !stt || !voices;
+  $('synthesize-submit').disabled = !voices;
+  const audioReason = !stt
+    ? 'Off: the service has no speech recognition (recording, transcription and speech translation need it).'
+    : !voices
+      ? 'Speech translation is off: the service has no voices.'
+      : '';
+  for (const [id, reason] of [
+    ['audio-unavailable', audioReason],
+    ['synthesize-unavailable', voices ? '' : 'Off: the service has no voices.'],
+  ]) {
+    $(id).textContent = reason;
+    $(id).hidden = reason === '';
+  }
+}
+
 async function loadCapabilities() {
   const target = $('capabilities');
   try {
@@ -62,9 +87,11 @@ async function loadCapabilities() {
     }
     const voices = body.availableVoices.length > 0 ? body.availableVoices.join(', ') : 'none';
     target.textContent = `Models: ${body.availableModels.join(', ')} · Speech recognition: ${body.sttAvailable ? 'yes' : 'no'} · Voices: ${voices}`;
+    offerSpeech(body);
     target.dataset.state = 'done';
   } catch (err) {
     target.textContent = 'Capabilities unavailable.';
+    offerSpeech(null);
     $('capabilities-error').textContent = `${err.code}: ${err.message}`;
     target.dataset.state = 'error';
   }
@@ -165,8 +192,7 @@ $('record-stop').addEventListener('click', () => {
   $('record-stop').disabled = true;
 });
 
-if (!globalThis.MediaRecorder || !navigator.mediaDevices) {
-  $('record-start').disabled = true;
+if (!canRecord) {
   $('record-status').textContent = 'recording is not supported here; upload a WAV file';
 }
 

@@ -1,9 +1,10 @@
-// Reads the raw configuration: the JSON file (--config or TRANSLATE_CONFIG) or the embedded default, then
-// environment overrides: `Translation__AutoDetect` sets `Translation:AutoDetect` (`__` stands for `:`),
-// the value JSON-parsed when it parses, else taken as a string; JSON `null` removes the key.
+// Reads the raw configuration: the JSON file (--config or TRANSLATE_CONFIG) or the embedded default (from
+// what this machine has, see embedded-default.ts), then environment overrides: `Translation__AutoDetect`
+// sets `Translation:AutoDetect` (`__` stands for `:`), the value JSON-parsed when it parses, else taken as
+// a string; JSON `null` removes the key.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.ts';
-import { EMBEDDED_DEFAULT } from './embedded-default.ts';
+import { embeddedDefault, thisMachine } from './embedded-default.ts';
 
 export type RawConfig = Record<string, unknown>;
 
@@ -48,8 +49,15 @@ function setPath(config: RawConfig, path: string[], value: unknown): void {
   else node[last] = value;
 }
 
-export function loadRawConfig(file: string | undefined, env: NodeJS.ProcessEnv): RawConfig {
-  const config = file ? readFile(file) : (structuredClone(EMBEDDED_DEFAULT) as RawConfig);
+/** `report`: given the embedded default's line of what it found on this machine, when that default is used. */
+export function loadRawConfig(file: string | undefined, env: NodeJS.ProcessEnv, report: (line: string) => void = () => {}): RawConfig {
+  let config: RawConfig;
+  if (file) config = readFile(file);
+  else {
+    const fallback = embeddedDefault(thisMachine(env));
+    report(fallback.found);
+    config = fallback.config;
+  }
   for (const name of Object.keys(env).sort()) {
     const path = name.split('__');
     if (!TOP_LEVEL_KEYS.includes(path[0]!) || path.some((p) => p === '')) continue;

