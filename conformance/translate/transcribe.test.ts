@@ -5,7 +5,7 @@
 // Cases are not-applicable when GetCapabilities reports stt_available false.
 import { parse } from 'bcp-47';
 import { TranslateService } from '../../proto/gen/vendor/translate/v1/translate_pb.ts';
-import { PAD_SECONDS, type SpeechFixture, speechFile, speechGolden, utterances } from '../../tools/fixtures/translate-speech.ts';
+import { PAD_SECONDS, type SpeechFixture, speechFile, speechGolden } from '../../tools/fixtures/translate-speech.ts';
 import type { CaseContext } from '../harness/case-context.ts';
 import { check } from '../harness/check.ts';
 import type { GrpcClient } from '../harness/grpc-client.ts';
@@ -41,8 +41,7 @@ function transcribe(
 
 /** The words of the utterance a fixture speaks (lower case, without punctuation). */
 function wordsOf(fixture: SpeechFixture): Set<string> {
-  const text = utterances().find((u) => u.name === fixture.utterance)!.text;
-  return new Set(text.toLowerCase().match(/[a-z']+/g));
+  return new Set(fixture.spoken.toLowerCase().match(/[a-z']+/g));
 }
 
 /** How many of the utterance's words a transcription contains. */
@@ -197,6 +196,6 @@ check('translate/transcribe/wav-encodings/golden-transcriptions', { needs: ['gol
   const outcomes = await Promise.all(golden.map((fixture) => transcribe(c, client, fixture)));
   t.deepEqual(
     outcomes.map((o, i) => `${golden[i]!.file}: ${o.response?.fullText ?? o.codeName}`),
-    golden.map((f) => `${f.file}: ${f.transcription}`),
+    golden.map((f) => `${f.file}: ${f.heard.text}`),
   );
 });
