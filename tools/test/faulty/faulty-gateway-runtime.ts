@@ -345,7 +345,8 @@ async function inPieces(path: string, text: string): Promise<void> {
   try {
     const half = Math.floor(text.length / 2);
     await file.write(text.slice(0, half));
-    await sleep(400);
+    // Long enough that a reader starved by a loaded machine still gets a turn while the file is half written.
+    await sleep(1500);
     await file.write(text.slice(half));
   } finally {
     await file.close();
