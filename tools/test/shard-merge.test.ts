@@ -13,19 +13,20 @@ const dir = tempDir();
 const read = (name: string): JsonReport => JSON.parse(readFileSync(join(dir, name, 'report.json'), 'utf8')) as JsonReport;
 const conform = (args: string[]) => runTool('conform', args);
 
-// The runs every test below reads: the whole static suite, then its three shards, one after the other.
+// The runs every test below reads: the whole static suite, its three shards one after the other, and their merge
+// (the tests run at once: each reads these only once they are all done).
 const runs = (async () => {
   const whole = await conform(['--surface', 'static', '--report-dir', join(dir, 'whole')]);
   const shards = [];
   for (const i of [1, 2, 3]) shards.push(await conform(['--surface', 'static', '--shard', `${i}/3`, '--report-dir', join(dir, `shard-${i}`)]));
-  return { whole, shards };
+  const merged = await conform(['merge', join(dir, 'shard-1'), join(dir, 'shard-3'), join(dir, 'shard-2'), '--report-dir', join(dir, 'merged')]);
+  return { whole, shards, merged };
 })();
 
 test('three shards merged give the whole run: clause statuses, counts, standings, exit code', async (t) => {
-  const { whole, shards } = await runs;
+  const { whole, shards, merged } = await runs;
   t.is(whole.code, 0, whole.stdout + whole.stderr);
   for (const s of shards) t.is(s.code, 0, s.stdout + s.stderr);
-  const merged = await conform(['merge', join(dir, 'shard-1'), join(dir, 'shard-3'), join(dir, 'shard-2'), '--report-dir', join(dir, 'merged')]);
   t.is(merged.code, whole.code, merged.stdout + merged.stderr);
   const [a, b] = [read('whole'), read('merged')];
   t.deepEqual(b.clauses, a.clauses);
