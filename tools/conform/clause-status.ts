@@ -80,3 +80,8 @@ export function standings(states: ClauseState[], targets: Record<string, string>
     };
   });
 }
+
+/** The conformance figure as a whole percentage: must-clauses passed of must-clauses (100 with none). */
+export function mustPercent(s: Pick<SurfaceStanding, 'must' | 'mustPassed'>): number {
+  return s.must === 0 ? 100 : Math.floor((100 * s.mustPassed) / s.must);
+}

@@ -1,6 +1,6 @@
 // `conform compare` as Markdown (for a pull request comment or a job summary): what each run was, the
 // changes against the baseline, each surface's conformance figure per run, and the clause matrix.
-import type { ClauseStatus } from './clause-status.ts';
+import { type ClauseStatus, mustPercent } from './clause-status.ts';
 import type { Change, Comparison } from './compare.ts';
 import type { JsonReport } from './report-json.ts';
 
@@ -24,7 +24,7 @@ const table = (head: string[], rows: string[][]): string[] => [row(head), row(he
 export function figure(report: JsonReport, surface: string): string {
   const s = report.surfaces.find((x) => x.surface === surface);
   if (!s) return '—';
-  return `${s.mustPassed}/${s.must} (${s.must === 0 ? 100 : Math.floor((100 * s.mustPassed) / s.must)}%)`;
+  return `${s.mustPassed}/${s.must} (${mustPercent(s)}%)`;
 }
 
 function changeList(title: string, changes: Change[]): string[] {

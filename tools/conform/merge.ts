@@ -6,7 +6,7 @@
 // shard, or a split that does not cover the files once each.
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { catalogHash, loadCatalog } from '../spec/catalog.ts';
+import { type Catalog, catalogHash, loadCatalog } from '../spec/catalog.ts';
 import { CALLER_CWD, fromCaller } from './caller-paths.ts';
 import { clauseStates, standings } from './clause-status.ts';
 import { knownFailingOf, staleEntries } from './known-failing.ts';
@@ -88,8 +88,7 @@ export function mergeProblems(shards: Shard[], catalog: string, version: string)
 }
 
 /** The report of the run `shards` (mergeable, in any order) are parts of. */
-export function mergeReports(shards: Shard[]): { report: JsonReport; states: ReturnType<typeof clauseStates> } {
-  const catalog = loadCatalog();
+export function mergeReports(shards: Shard[], catalog: Catalog): { report: JsonReport; states: ReturnType<typeof clauseStates> } {
   const sorted = [...shards].sort((a, b) => a.report.run.shard!.index - b.report.run.shard!.index);
   const runs = sorted.map((s) => s.report.run);
   const first = runs[0]!;
@@ -164,10 +163,11 @@ export function runMerge(argv: string[]): number {
   const shards = parsed.positionals.map((path) => ({ path, report: readReport(fromCaller(path), 4, 'merge') }));
   const problems = mergeProblems(shards, catalogHash(), harnessVersion().version);
   if (problems.length > 0) throw new UsageError(`merge refused:\n  ${problems.join('\n  ')}`);
-  const { report, states } = mergeReports(shards);
+  const catalog = loadCatalog();
+  const { report, states } = mergeReports(shards, catalog);
   const reportDir = fromCaller(parsed.values['report-dir'] ?? DEFAULT_REPORT_DIR);
   const reportFile = relative(CALLER_CWD, `${reportDir}/report.json`);
-  new ReportFiles(reportDir).end({ report, catalog: loadCatalog(), states, reportFile });
+  new ReportFiles(reportDir).end({ report, catalog, states, reportFile });
   for (const shard of report.run.mergedFrom!) {
     console.log(`shard ${shard.index}/${report.run.mergedFrom!.length}: ${shard.files.length} test files, ${clock(Date.parse(shard.endedAt) - Date.parse(shard.startedAt))}`);
   }

@@ -9,6 +9,7 @@ import type { Catalog } from '../spec/catalog.ts';
 import { type CaseResult, failsRun, headline } from './outcomes.ts';
 import type { JsonReport } from './report-json.ts';
 import type { Reporter, RunEnd } from './reporter.ts';
+import { mustPercent } from './clause-status.ts';
 
 /** Characters of a failure's text carried in its annotation (GitHub shows a few lines of it). */
 const MESSAGE_CHARS = 1500;
@@ -34,7 +35,7 @@ export function stepSummary(report: JsonReport): string {
   const state = report.interrupted ? `interrupted (${report.interrupted.signal})` : report.verdict.exitCode === 0 ? 'passed' : 'failed';
   const count = (surface: string, outcome: CaseResult['outcome']) => report.results.filter((r) => r.surface === surface && r.outcome === outcome).length;
   const rows = report.surfaces.map((s) => {
-    const pct = s.must === 0 ? 100 : Math.floor((100 * s.mustPassed) / s.must);
+    const pct = mustPercent(s);
     const outcomes = (['pass', 'fail', 'error', 'informational', 'expected-fail', 'not-applicable', 'skipped'] as const).map((o) => count(s.surface, o));
     return `| ${cell(s.surface)} | ${cell(s.target)} | ${outcomes.join(' | ')} | ${s.mustPassed}/${s.must} (${pct}%) | ${s.mustJudged}/${s.must} | ${s.mustCovered}/${s.must} |`;
   });

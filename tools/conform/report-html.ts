@@ -3,7 +3,7 @@
 // status, then the clause matrix (level, paraphrase, every case with its outcome, detail and reproducer).
 // Filters by status and surface hide cells and rows alike (a few lines of inline script; the page works
 // without it, unfiltered).
-import type { ClauseState, ClauseStatus, SurfaceStanding } from './clause-status.ts';
+import { type ClauseState, type ClauseStatus, mustPercent, type SurfaceStanding } from './clause-status.ts';
 import { type CaseResult, headline, type Outcome } from './outcomes.ts';
 import type { JsonReport } from './report-json.ts';
 
@@ -70,7 +70,7 @@ function bar(s: SurfaceStanding): string {
 }
 
 function standingRow(s: SurfaceStanding): string {
-  const pct = s.must === 0 ? 100 : Math.floor((100 * s.mustPassed) / s.must);
+  const pct = mustPercent(s);
   const detail = [s.mustFailed && `${s.mustFailed} failed`, s.mustErrored && `${s.mustErrored} not judged (error)`, s.mustNotJudged && `${s.mustNotJudged} not run`].filter(Boolean).join(', ');
   return `<tr><td><a href="#s-${s.surface}">${esc(s.surface)}</a><div class="sec">${esc(s.target)}</div></td><td>${bar(s)}</td><td class="n"><b>${s.mustPassed}/${s.must}</b> (${pct}%)<div class="sec">${esc(detail)}</div></td><td class="n">${s.mustJudged}/${s.must}</td><td class="n">${s.mustCovered}/${s.must}</td><td class="n">${s.clauses}</td></tr>`;
 }

@@ -3,7 +3,7 @@
 // wrong and a reproducer, informational outcomes (in full with --verbose), stale known-failing entries, then
 // per surface the conformance figure beside must-clauses judged and coverage, and the totals.
 import type { Catalog, Clause } from '../spec/catalog.ts';
-import type { SurfaceStanding } from './clause-status.ts';
+import { mustPercent, type SurfaceStanding } from './clause-status.ts';
 import { type CaseResult, failsRun, headline } from './outcomes.ts';
 import { clock, Progress } from './progress.ts';
 import type { JsonReport, Summary } from './report-json.ts';
@@ -125,7 +125,7 @@ export function printSummary(bySurface: Map<string, CaseResult[]>, summary: Summ
   const rows = standings.map((s) => {
     const rs = bySurface.get(s.surface) ?? [];
     const n = (o: CaseResult['outcome']): string => String(rs.filter((r) => r.outcome === o).length);
-    const pct = s.must === 0 ? 100 : Math.floor((100 * s.mustPassed) / s.must);
+    const pct = mustPercent(s);
     return [s.surface, n('pass'), n('fail'), n('error'), n('informational'), n('expected-fail'), n('not-applicable'), n('skipped'), `${s.mustPassed}/${s.must} (${pct}%)`, `${s.mustJudged}/${s.must}`, `${s.mustCovered}/${s.must}`];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
