@@ -17,7 +17,7 @@ import { expectedRunMs } from './file-times.ts';
 import { Interruption } from './interrupt.ts';
 import { lastFailedCases } from './last-failed.ts';
 import { harnessVersion, recordTarget, runIdentity } from './run-record.ts';
-import { readShardTimes, shardSuites } from './shard.ts';
+import { fileSuites, readShardTimes, shardSuites } from './shard.ts';
 import { loadKnownFailing, NO_KNOWN_FAILURES, staleEntries } from './known-failing.ts';
 import { type ConformOptions, parseOptions, USAGE } from './options.ts';
 import { type CaseResult, isFilteredOut } from './outcomes.ts';
@@ -113,9 +113,10 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
     onlyOption = '--last-failed';
     if (options.surfaces.length === 0) selected = selected.filter((s) => last.some((r) => r.surface === s.surface));
   }
-  // A shard runs its part of the files; the filters are checked, and the case index kept, over all of them.
+  // A shard (or --file) runs part of the files; the filters are checked, and the case index kept, over all of them.
   const shard = options.shard;
-  const suites = shard ? shardSuites(selected, shard, readShardTimes(options.shardTimes)) : selected;
+  const partial = shard !== undefined || options.files.length > 0;
+  const suites = options.files.length > 0 ? fileSuites(selected, options.files) : shard ? shardSuites(selected, shard, readShardTimes(options.shardTimes)) : selected;
   const targets = resolveTargets(selected, options.targets, options.describes, options.targetEnv);
   const known = options.knownFailing ? loadKnownFailing(options.knownFailing) : NO_KNOWN_FAILURES;
   const artifactsDir = join(reportDir, 'artifacts');
@@ -141,7 +142,7 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
       const faults = [...listed.surfaces.values()].flatMap((s) => s.harnessErrors);
       for (const e of faults) console.error(`harness error: ${e}`);
       if (faults.length > 0) return 2;
-      if (!(options.list && shard)) {
+      if (!(options.list && partial)) {
         recordCases(listed.caseIds, fingerprint);
         cases = { ids: listed.caseIds, current: true };
       }
@@ -166,7 +167,7 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
     const files = suites.flatMap((s) => s.files).length;
     console.log(`shard ${shard.index}/${shard.total}: ${files} of ${selected.flatMap((s) => s.files).length} test files; its figures are its own, conform merge gives the run's`);
   }
-  report.begin({ targets: targetNames, plan: await plan(suites, shard ? { ids: new Map(), current: false } : cases, only, options.skip) });
+  report.begin({ targets: targetNames, plan: await plan(suites, partial ? { ids: new Map(), current: false } : cases, only, options.skip) });
   const run = await runSuites(suites, targets, catalog, { ...base, only, skip: options.skip, list: false }, report.caseEnded);
 
   const results: CaseResult[] = [];
@@ -184,10 +185,10 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
     results.push(...surfaceRun.results);
   }
   // A shard saw part of each surface's cases: the index keeps whole surfaces only.
-  if (!run.interrupted && !harnessFault && !shard) recordCases(run.caseIds, fingerprint);
+  if (!run.interrupted && !harnessFault && !partial) recordCases(run.caseIds, fingerprint);
   // An interrupted run lists the cases it never reached too, when the case index knows them (not a shard's:
   // the index does not say which file a case is in).
-  if (run.interrupted && cases.current && !shard) {
+  if (run.interrupted && cases.current && !partial) {
     const passes = filterOf(only, options.skip);
     results.push(...unreachedResults(catalog, allIds(cases.ids), new Set(results.map((r) => r.id)), (id) => !passes(id)));
     results.sort((a, b) => surfaces.indexOf(a.surface) - surfaces.indexOf(b.surface) || a.id.localeCompare(b.id));
@@ -210,17 +211,17 @@ async function main(argv: string[], interruption: Interruption): Promise<number>
   const ids = surfaces.flatMap((s) => run.caseIds.get(s) ?? []);
   const interrupted = interruption.interrupted;
   // Whether a known-failing entry is stale, or a surface judged nothing, is the merged run's to say.
-  const stale = run.interrupted || shard ? [] : staleEntries(known, surfaces, ids);
+  const stale = run.interrupted || partial ? [] : staleEntries(known, surfaces, ids);
   const verdict = verdictOf({
     interrupted,
     interruptedCode: interruption.exitCode,
     harnessFault,
     neverStarted,
-    usageErrors: run.interrupted || harnessFault || shard ? [] : filterErrors(ids),
+    usageErrors: run.interrupted || harnessFault || partial ? [] : filterErrors(ids),
     results,
     stale,
     standings: standing,
-    passWithNoCases: options.passWithNoCases || shard !== undefined,
+    passWithNoCases: options.passWithNoCases || partial,
   });
   const reportFile = join(options.reportDir, 'report.json');
   report.end({

@@ -43,6 +43,8 @@ export interface ConformOptions {
   shard: Shard | undefined;
   /** --shard-times FILE: the times the split is balanced by (default the shipped seed). */
   shardTimes: string | undefined;
+  /** --file PATH: run only these test files of the selected suites (conformance/<surface>/<name>.test.ts). */
+  files: string[];
 }
 
 export const REPORTERS = ['github'] as const;
@@ -78,6 +80,8 @@ the shards of a run (--shard); \`compare\` sets runs side by side, clause by cla
   --list                   print every case ID with its clause, run nothing
   --shard I/N              run part I of N of the selected test files (balanced by time, the same split on
                            every machine); \`conform merge\` joins the N report folders into the run's verdict
+  --file PATH              run only this test file of the selected suites (repeatable), as the seed of file
+                           times names it: conformance/<surface>/<name>.test.ts
   --shard-times FILE       JSON of test file → milliseconds to balance the split by (default: the times
                            shipped with the suites, conformance/file-times.seed.json)
   --report-dir DIR         where report.json, junit.xml, report.html and artifacts/ go (default ${DEFAULT_REPORT_DIR}/)
@@ -139,6 +143,7 @@ export function parseOptions(argv: string[]): ConformOptions {
         reporter: { type: 'string', multiple: true },
         shard: { type: 'string' },
         'shard-times': { type: 'string' },
+        file: { type: 'string', multiple: true },
         verbose: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'V' },
@@ -171,6 +176,7 @@ export function parseOptions(argv: string[]): ConformOptions {
   });
   if (v['last-failed'] === true && list('only').length > 0) throw new UsageError('--last-failed chooses the cases itself: leave out --only');
   if (v['last-failed'] === true && v.shard !== undefined) throw new UsageError('--last-failed reads one report: run it on the merged report of the shards, without --shard');
+  if (list('file').length > 0 && v.shard !== undefined) throw new UsageError('--file and --shard both choose the files: give one');
   if (v['shard-times'] !== undefined && v.shard === undefined) throw new UsageError('--shard-times balances --shard: give --shard too');
   return {
     surfaces: list('surface'),
@@ -190,5 +196,6 @@ export function parseOptions(argv: string[]): ConformOptions {
     reporters: [...new Set(reporters)],
     shard: v.shard === undefined ? undefined : parseShard(v.shard as string),
     shardTimes: v['shard-times'] === undefined ? undefined : fromCaller(v['shard-times'] as string),
+    files: list('file'),
   };
 }

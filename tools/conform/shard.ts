@@ -57,3 +57,15 @@ export function shardSuites(suites: Suite[], shard: Shard, times: Record<string,
   const mine = new Set(partition(suites.flatMap((s) => s.files), shard.total, times)[shard.index - 1]);
   return suites.map((s) => ({ ...s, files: s.files.filter((f) => mine.has(f)) })).filter((s) => s.files.length > 0);
 }
+
+/** The suites restricted to `files` (--file: conformance/<surface>/<name>.test.ts); a file that is not
+ * a test file of the selected suites is a usage error. */
+export function fileSuites(suites: Suite[], files: string[]): Suite[] {
+  const all = new Set(suites.flatMap((s) => s.files));
+  const unknown = files.filter((f) => !all.has(f));
+  if (unknown.length > 0) {
+    throw new UsageError(`--file ${unknown.join(', ')}: not a test file of the selected suites (they are conformance/<surface>/*.test.ts, as in conformance/file-times.seed.json)`);
+  }
+  const mine = new Set(files);
+  return suites.map((s) => ({ ...s, files: s.files.filter((f) => mine.has(f)) })).filter((s) => s.files.length > 0);
+}

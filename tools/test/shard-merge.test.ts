@@ -111,3 +111,18 @@ test('the split depends only on the files and the times: the same parts in any o
   const load = parts.map((p) => p.reduce((n, f) => n + times[f]!, 0));
   t.true(Math.max(...load) - Math.min(...load) <= Math.max(...Object.values(times)), `balanced: ${load}`);
 });
+
+// --file runs chosen test files (the mutation tool runs one at a time); like a shard, its figures are its own.
+test('--file runs only the files named; a file that is no test file of the suites is a usage error', async (t) => {
+  const reports = join(dir, 'one-file');
+  const one = await conform(['--surface', 'static', '--file', 'conformance/static/health.test.ts', '--report-dir', reports]);
+  t.is(one.code, 0, one.stdout + one.stderr);
+  const ran = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8')) as JsonReport;
+  t.true(ran.results.length > 0);
+  t.true(ran.results.every((r) => r.id.startsWith('static/health/')), ran.results.map((r) => r.id).join(' '));
+  const unknown = await conform(['--surface', 'static', '--file', 'conformance/static/nope.test.ts', '--report-dir', join(dir, 'no-file')]);
+  t.is(unknown.code, 2);
+  t.regex(unknown.stderr, /--file conformance\/static\/nope\.test\.ts: not a test file/);
+  const both = await conform(['--surface', 'static', '--file', 'conformance/static/health.test.ts', '--shard', '1/2']);
+  t.is(both.code, 2);
+});
