@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { alive } from './sweep.ts';
 
 // A dot name: it stays between runs, and is not one of the case folders (conform-*) a run must remove. One
 // per user: a folder another user made is not writable, and runs of different users cannot free each other's
@@ -33,15 +34,6 @@ function ephemeralRange(): [number, number] {
   return [32_768, 60_999];
 }
 const claimed = new Set<number>();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Claims `port` for this process; false when a live process holds it. */
 function claim(port: number): boolean {

@@ -58,6 +58,16 @@ export function marked(name: string, value: string, except: ReadonlySet<number> 
   return pids;
 }
 
+/** Whether process `pid` is running (one of another user counts). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** SIGKILLs every process marked `name=value`; returns how many there were. */
 export function killMarked(name: string, value: string): number {
   return killPids(marked(name, value));

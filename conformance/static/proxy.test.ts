@@ -96,6 +96,24 @@ check('static/proxy/request-relayed/method-headers-body-both-ways', launch, asyn
   t.is(got.body, 'payload ü');
 });
 
+// A DELETE or OPTIONS body sent chunked (no Content-Length) is a body like any other: found by mutation
+// testing (tools/mutate/answers/static.yaml), the reference dropped it as http-proxy does.
+check('static/proxy/request-relayed/delete-and-options-chunked-bodies', launch, async (t, c) => {
+  const up = await startUpstream(c, 'up');
+  const site = await startSite(c, { config: { proxy: { '/api': up.url } } });
+  for (const method of ['DELETE', 'OPTIONS']) {
+    const headers = { 'transfer-encoding': 'chunked', 'content-type': 'text/plain' };
+    await c.need(`${method} with a chunked body`, site.http.request({ method, path: '/api/items/7', headers, body: `${method} payload` }));
+  }
+  t.deepEqual(
+    up.received.map((r) => [r.method, r.body]),
+    [
+      ['DELETE', 'DELETE payload'],
+      ['OPTIONS', 'OPTIONS payload'],
+    ],
+  );
+});
+
 check('static/proxy/prefix-forwarded/full-path-and-query', launch, async (t, c) => {
   const up = await startUpstream(c, 'up');
   const site = await startSite(c, { config: { proxy: { '/api': up.url } } });

@@ -3,7 +3,8 @@
 // the bundle, the one named by __STRYKER_ACTIVE_MUTANT__ in a target's environment is the one that acts).
 // The dry run runs each file alone with every target loading coverage-dump.mjs, which gives what each file
 // reaches: Stryker then judges a mutant with the files that reach it, and one that none reaches is
-// "no coverage". A mutant is killed when a case of the run failed (a should-clause's too: the suite noticed),
+// "no coverage" (with --check-reach, a survivor is run against the whole suite as well, which checks that
+// reach). A mutant is killed when a case of the run failed (a should-clause's too: the suite noticed),
 // or could not judge (the mutated target did not start, answered nothing readable, did not end in time).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ export interface RunnerSettings {
   surface: string;
   /** Where each run's report folder goes (a fresh one per run, removed after it is read). */
   workDir: string;
+  /** Run each survivor of the files that reach it against the whole suite too (--check-reach). */
+  checkReach: boolean;
 }
 
 interface CaseLine {
@@ -116,11 +119,11 @@ export class ConformanceRunner implements TestRunner {
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const env = { __STRYKER_ACTIVE_MUTANT__: options.activeMutant.id };
     const files = options.testFilter ?? this.#files;
-    const result = judge(await this.#conform(files, env, options.timeout, []), files, options.timeout);
-    if (result.status !== MutantRunStatus.Survived || files.length === this.#files.length) return result;
+    const result = judge(await this.#conform(files, env, options.timeout, [], !options.disableBail), files, options.timeout);
+    if (!this.#settings.checkReach || result.status !== MutantRunStatus.Survived || files.length === this.#files.length) return result;
     // The reach measured by the dry run is checked where it matters: a survivor of the files that reach it
     // is run against the whole suite; a file outside its reach that kills it is a fault of the map, told.
-    const whole = judge(await this.#conform(this.#files, env, this.#wholeTimeout(), []), this.#files, this.#wholeTimeout());
+    const whole = judge(await this.#conform(this.#files, env, this.#wholeTimeout(), [], !options.disableBail), this.#files, this.#wholeTimeout());
     if (whole.status !== MutantRunStatus.Survived) {
       appendFileSync(join(this.#settings.workDir, REACH_MISSES), `${JSON.stringify({ mutant: options.activeMutant.id, reach: files, whole: whole.status })}\n`);
     }
@@ -137,16 +140,23 @@ export class ConformanceRunner implements TestRunner {
   }
 
   /** One `conform` run of `files` of the surface, its report read; SIGTERM after `timeoutMs` (the runner
-   * stops its targets and writes its report), SIGKILL if it does not end. */
-  async #conform(files: string[], env: Record<string, string>, timeoutMs: number, extra: string[]): Promise<ConformRun> {
+   * stops its targets and writes its report), SIGKILL if it does not end. `bail`: stopped at the first red case. */
+  async #conform(files: string[], env: Record<string, string>, timeoutMs: number, extra: string[], bail = false): Promise<ConformRun> {
     const reportDir = mkdtempSync(join(this.#settings.workDir, 'run-'));
     const args = ['--import', 'tsx', 'tools/conform/main.ts', '--surface', this.#settings.surface, '--report-dir', reportDir, ...files.flatMap((f) => ['--file', f]), ...extra];
     const started = Date.now();
     const child = spawn(process.execPath, args, { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     this.#running = child;
     let output = '';
+    let bailed = false;
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString()).slice(-20_000);
+      // The first red case decides a mutant: the runner is stopped then (it ends its targets and writes its
+      // report, the red case in it) instead of running the rest of the files.
+      if (bail && !bailed && /^(FAIL|ERROR) \S/m.test(output)) {
+        bailed = true;
+        child.kill('SIGTERM');
+      }
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);

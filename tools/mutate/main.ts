@@ -2,25 +2,42 @@
 // reference modules of one surface, each mutant judged by that surface's conformance suite run over the wire
 // against the mutated reference (conformance-runner.ts), then a table of what the suite killed and what
 // survived, every survivor looked up in the surface's answers (answers.ts).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Stryker } from '@stryker-mutator/core';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { SURFACES } from '../spec/catalog.ts';
 import { answersFile, readAnswers } from './answers.ts';
+import { stopOnSignals, unlessInterrupted } from './interrupt.ts';
 import { REACH, REACH_MISSES, type Reach, type RunnerSettings } from './conformance-runner.ts';
-import { listMutants, mustFirst, reachChanges, reachFile, readReach, sample, staleAnswers, surfaceModules } from './mutants.ts';
+import { type ListedMutant, listedName, listMutants, mustFirst, rangeOf, reachChanges, reachFile, readReach, sample, staleAnswers, surfaceModules } from './mutants.ts';
 import { summarize, summaryMarkdown, type StrykerReport } from './summary.ts';
 
-const USAGE = `npm run mutate -- --surface S [--files GLOB]… [--sample N] [--seed TEXT] [--report-dir DIR]
+const USAGE = `npm run mutate -- --surface S [--files GLOB]… [--sample N [--seed TEXT] | --mutant NAME… | --reach] [--check-reach] [--report-dir DIR]
 
 Mutates the reference modules of surface S (those its target's bundle is built from; --files narrows them)
 with StrykerJS and judges each mutant by S's conformance suite, run against the mutated reference: only the
 suite files that reach the mutant (measured by a first run of each file), with a time limit derived from
-theirs. --sample N takes about N mutants (never more), the same ones for the same --seed. Reports go to
+theirs. --sample N takes about N mutants (never more), the same ones for the same --seed, from modules that
+suite files judging must-clauses reach first (the reach kept in tools/mutate/reach/S.json, which --reach
+measures: one run of each suite file, no mutant run). --mutant runs the mutants named (as summary.md and the
+answers name them; with whatever lies inside their place), to show a new case red against one.
+--check-reach runs each survivor against the whole suite as well (a file outside its measured reach that
+kills it is a fault of the reach, told; it costs a whole suite run per survivor). Reports go to
 DIR/S/ (default reports/mutation): Stryker's mutation.html and mutation.json, and summary.md. Every mutant
 that survives must be answered in tools/mutate/answers/S.yaml; exit 1 when one is not.`;
+
+/** The places of the mutants named as answers name them (each range selects what lies inside it too). */
+function named(listed: ListedMutant[], names: string[]): { ranges: string[]; mutants: ListedMutant[] } {
+  const ranges = names.map((name) => {
+    const m = listed.find((l) => listedName(l) === name);
+    if (!m) fail(`--mutant ${name}: no such mutant in the modules of the surface (names are as in tools/mutate/answers/ and summary.md)`);
+    return rangeOf(m);
+  });
+  return { ranges: [...new Set(ranges)], mutants: listed.filter((m) => ranges.includes(rangeOf(m))) };
+}
 
 function readJson<T>(file: string): T | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
@@ -40,6 +57,8 @@ async function main(): Promise<number> {
       seed: { type: 'string' },
       'report-dir': { type: 'string' },
       reach: { type: 'boolean' },
+      mutant: { type: 'string', multiple: true },
+      'check-reach': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -61,18 +80,25 @@ async function main(): Promise<number> {
   const kept = readReach(surface);
   const reachOnly = values.reach === true;
   if (reachOnly && (size !== undefined || values.files)) fail('--reach measures every module of the surface: leave out --sample and --files');
-  const picked = size === undefined ? undefined : sample(listed, size, values.seed ?? '1', mustFirst(kept));
+  if (values.mutant && (size !== undefined || reachOnly)) fail('--mutant names the mutants to run: leave out --sample and --reach');
+  const picked = values.mutant ? named(listed, values.mutant) : size === undefined ? undefined : sample(listed, size, values.seed ?? '1', mustFirst(kept));
   console.log(
     `${surface}: ${listed.length} mutants in ${modules.length} modules` +
-      (picked ? `; sample of ${picked.mutants.length} (seed ${values.seed ?? '1'}) in ${picked.ranges.length} places` : ''),
+      (picked ? `; ${values.mutant ? 'named' : `sample (seed ${values.seed ?? '1'})`}: ${picked.mutants.length} in ${picked.ranges.length} places` : ''),
   );
   if (picked && picked.mutants.length === 0) fail(`--sample ${size}: no place holds so few mutants`);
   if (picked && !kept) console.log(`no kept reach for ${surface} (npm run mutate -- --surface ${surface} --reach): the sample cannot put must-clause modules first`);
 
-  const settings: RunnerSettings = { surface, workDir: join(PROJECT_ROOT, '.cache', 'mutate', `runs-${process.pid}`) };
+  const settings: RunnerSettings = { surface, workDir: join(PROJECT_ROOT, '.cache', 'mutate', `runs-${process.pid}`), checkReach: values['check-reach'] === true };
+  const strykerDir = join('.cache', 'stryker', `run-${process.pid}`);
+  const removeFolders = (): void => {
+    rmSync(settings.workDir, { recursive: true, force: true });
+    rmSync(join(PROJECT_ROOT, strykerDir), { recursive: true, force: true });
+  };
+  stopOnSignals(randomUUID(), removeFolders);
   const jsonFile = join(reportDir, 'mutation.json');
   const startedAt = Date.now();
-  const stryker = new Stryker({
+  const options = {
     testRunner: 'conformance',
     plugins: [join(PROJECT_ROOT, 'tools/mutate/conformance-runner.ts')],
     testRunnerNodeArgs: ['--import', 'tsx'],
@@ -82,7 +108,7 @@ async function main(): Promise<number> {
     concurrency: 1,
     mutate: picked ? picked.ranges : modules,
     ignorePatterns: ['/.cache', '/reports', '/.tmp'],
-    tempDirName: '.cache/stryker',
+    tempDirName: strykerDir,
     reporters: ['html', 'json', 'progress'],
     htmlReporter: { fileName: relative(PROJECT_ROOT, join(reportDir, 'mutation.html')) },
     jsonReporter: { fileName: relative(PROJECT_ROOT, jsonFile) },
@@ -93,15 +119,22 @@ async function main(): Promise<number> {
     fileLogLevel: 'off',
     warnings: { unknownOptions: false },
     conformance: settings,
-  } as never);
+  };
   let measured: Reach | undefined;
   let misses: string[] = [];
   try {
-    await stryker.runMutationTest();
+    mkdirSync(settings.workDir, { recursive: true });
+    const optionsFile = join(settings.workDir, 'stryker-options.json');
+    writeFileSync(optionsFile, JSON.stringify(options));
+    const code = await new Promise<number | null>((done) => {
+      spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'tools/mutate/run-stryker.ts'), optionsFile], { stdio: 'inherit' }).once('close', done);
+    });
+    await unlessInterrupted();
+    if (code !== 0) throw new Error(`StrykerJS exited ${code}`);
   } finally {
     measured = readJson<Reach>(join(settings.workDir, REACH));
     misses = existsSync(join(settings.workDir, REACH_MISSES)) ? readFileSync(join(settings.workDir, REACH_MISSES), 'utf8').split('\n').filter(Boolean) : [];
-    rmSync(settings.workDir, { recursive: true, force: true });
+    removeFolders();
   }
   const wallMs = Date.now() - startedAt;
   if (!measured) throw new Error('the dry run measured no reach (its runner wrote none)');
@@ -121,7 +154,7 @@ async function main(): Promise<number> {
   const report = JSON.parse(readFileSync(jsonFile, 'utf8')) as StrykerReport;
   const { answers, problems } = readAnswers(surface);
   for (const name of staleAnswers(answers.keys(), listed, modules)) problems.push(`${name}: no such mutant any more (the code changed): answer it again or remove it`);
-  const summary = summarize(surface, report, answers, { listed: listed.length, modules: modules.length, sampled: picked !== undefined, wallMs, reachMisses: misses.length });
+  const summary = summarize(surface, report, answers, { listed: listed.length, modules: modules.length, sampled: picked !== undefined, wallMs, reachMisses: settings.checkReach ? misses.length : null });
   const markdown = summaryMarkdown(summary, relative(PROJECT_ROOT, answersFile(surface)));
   writeFileSync(join(reportDir, 'summary.md'), markdown);
   writeFileSync(join(reportDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -42,8 +42,9 @@ export interface Summary {
   scoreAnswered: number | null;
   unanswered: MutantLine[];
   survivors: MutantLine[];
-  /** Survivors of the files that reach them that another file killed: faults of the measured reach. */
-  reachMisses: number;
+  /** Survivors of the files that reach them that another file killed: faults of the measured reach (null:
+   * not checked, no --check-reach). */
+  reachMisses: number | null;
   wallMs: number;
 }
 
@@ -53,7 +54,7 @@ export function summarize(
   surface: string,
   report: StrykerReport,
   answers: Map<string, Answer>,
-  run: { listed: number; modules: number; sampled: boolean; wallMs: number; reachMisses: number },
+  run: { listed: number; modules: number; sampled: boolean; wallMs: number; reachMisses: number | null },
 ): Summary {
   const count = { Killed: 0, Survived: 0, Timeout: 0, NoCoverage: 0 } as Record<string, number>;
   let other = 0;
@@ -103,7 +104,11 @@ export function summaryMarkdown(s: Summary, answersPath: string): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|',
     `| ${s.modules} | ${s.generated} | ${s.run}${s.sampled ? ' (sample)' : ''} | ${s.killed} | ${s.survived} | ${s.timedOut} | ${s.noCoverage} | ${s.other} | ${shown(s.score)} | ${s.answered.equivalent} / ${s.answered.unspecified} / ${s.answered.case} | ${shown(s.scoreAnswered)} | ${Math.round(s.wallMs / 1000)} s |`,
     '',
-    `Each mutant was judged by the suite files that reach it; each survivor of those was run against the whole suite too: ${s.reachMisses === 0 ? 'none was killed there (the reach held)' : `${s.reachMisses} were killed there (the reach missed a file: counted killed)`}.`,
+    `Each mutant was judged by the suite files that reach it; ${
+      s.reachMisses === null
+        ? 'the reach was not checked (--check-reach runs each survivor against the whole suite too).'
+        : `each survivor of those was run against the whole suite too: ${s.reachMisses === 0 ? 'none was killed there (the reach held).' : `${s.reachMisses} were killed there (the reach missed a file: counted killed).`}`
+    }`,
     '',
   ];
   if (s.survivors.length > 0) {

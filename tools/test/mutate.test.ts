@@ -1,12 +1,20 @@
 // The mutation tool's parts that decide what a run does and what it tells (issue 35): the sample (never more
 // than asked, the same for a seed, must-clause modules first, a place taken with what lies inside it), the
 // table's counts and scores once survivors are answered, the answers' checks, and the answers kept in the
-// repository (each names a mutant the reference still has, and a clause of the right level).
+// repository (each names a mutant the reference still has, and a clause of the right level); and a run stopped
+// by a signal leaves nothing behind.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import test from 'ava';
+import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
+import { marked } from '../../conformance/harness/sweep.ts';
 import { mutantName, readAnswers } from '../mutate/answers.ts';
 import { type ListedMutant, listedName, listMutants, mustFirst, reachChanges, sample, staleAnswers } from '../mutate/mutants.ts';
 import { summarize } from '../mutate/summary.ts';
 import { SURFACES } from '../spec/catalog.ts';
+import { tempDir } from './run-cli.ts';
 
 const at = (file: string, l1: number, c1: number, l2: number, c2: number, mutator = 'StringLiteral'): ListedMutant => ({
   file,
@@ -92,3 +100,38 @@ test('an answer whose mutant is gone is stale', async (t) => {
   t.is(real, 'reference/static/features/health.ts:15:28 StringLiteral ""');
   t.deepEqual(staleAnswers([real, real.replace(':15:28', ':15:29')], listed, ['reference/static/features/health.ts']), [real.replace(':15:28', ':15:29')]);
 });
+
+test('a mutation run stopped by SIGTERM during its first conformance runs leaves no process and no folder', async (t) => {
+  const tag = randomUUID();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/mutate/main.ts', '--surface', 'static', '--files', 'reference/static/features/health.ts', '--sample', '2', '--report-dir', tempDir()], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, MUTATE_TEST_TAG: tag },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((done) => child.once('close', done));
+  // The moment: a conformance run of the dry run has a target up.
+  const until = Date.now() + 90_000;
+  const running = () => marked('MUTATE_TEST_TAG', tag).filter((pid) => readCmdline(pid).includes('.cache/reference/static.mjs'));
+  while (running().length === 0 && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 200));
+  t.true(running().length > 0, `no target came up:\n${output.slice(-2000)}`);
+  child.kill('SIGTERM');
+  const code = await exited;
+  await new Promise((r) => setTimeout(r, 1000));
+  const left = marked('MUTATE_TEST_TAG', tag);
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  t.is(code, 143, output.slice(-2000));
+  t.deepEqual(left.map(readCmdline), []);
+  t.false(existsSync(join(PROJECT_ROOT, '.cache', 'mutate', `runs-${child.pid}`)));
+  t.false(existsSync(join(PROJECT_ROOT, '.cache', 'stryker', `run-${child.pid}`)));
+});
+
+function readCmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}

@@ -49,8 +49,8 @@ export interface UpstreamHead {
  *
  * Framing: Transfer-Encoding is left to the upstream client, which chunks a body without a length. A message
  * without either header has no body; it gets `content-length: 0` unless its method is one a client sends
- * without a body (GET, HEAD, TRACE, CONNECT), as node:http's client did. DELETE and OPTIONS without a length
- * are sent with `content-length: 0` and no body, as http-proxy did.
+ * without a body (GET, HEAD, TRACE, CONNECT), as node:http's client did. A chunked DELETE or OPTIONS keeps its
+ * body (http-proxy dropped it: the request would not reach the upstream with its body).
  */
 export function upstreamHead(req: Request, host: string): UpstreamHead {
   const h = req.headers;
@@ -61,8 +61,7 @@ export function upstreamHead(req: Request, host: string): UpstreamHead {
   const port = h.host?.match(/:(\d+)/)?.[1] ?? (encrypted ? '443' : '80');
   const proto = encrypted ? 'https' : 'http';
   const length = h['content-length'];
-  let chunked = h['transfer-encoding'] !== undefined;
-  if (length === undefined && (method === 'DELETE' || method === 'OPTIONS')) chunked = false;
+  const chunked = h['transfer-encoding'] !== undefined;
 
   const out: string[] = [];
   let seen = 0;
