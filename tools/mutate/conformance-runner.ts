@@ -1,6 +1,7 @@
 // A Stryker test runner whose tests are the conformance suite files of one surface, run over the wire by
 // `conform` against the reference built from Stryker's sandbox (its sources instrumented: every mutant is in
-// the bundle, the one named by __STRYKER_ACTIVE_MUTANT__ in a target's environment is the one that acts).
+// the bundle, the one named by __STRYKER_ACTIVE_MUTANT__ in the target's environment, set with --target-env,
+// is the one that acts).
 // The dry run runs each file alone with every target loading coverage-dump.mjs, which gives what each file
 // reaches: Stryker then judges a mutant with the files that reach it, and one that none reaches is
 // "no coverage" (with --check-reach, a survivor is run against the whole suite as well, which checks that
@@ -92,7 +93,7 @@ export class ConformanceRunner implements TestRunner {
     for (const file of this.#files) {
       const coverageDir = mkdtempSync(join(tmpdir(), 'mutate-coverage-'));
       try {
-        const run = await this.#conform([file], { MUTATE_COVERAGE_DIR: coverageDir }, options.timeout * this.#files.length, [
+        const run = await this.#conform([file], options.timeout * this.#files.length, [
           '--target-env',
           `${this.#settings.surface}=NODE_OPTIONS=--import=${join(process.cwd(), 'tools/mutate/coverage-dump.mjs')}`,
           '--target-env',
@@ -117,13 +118,15 @@ export class ConformanceRunner implements TestRunner {
   }
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
-    const env = { __STRYKER_ACTIVE_MUTANT__: options.activeMutant.id };
+    // The surface's target gets the mutant by --target-env, as it got the coverage dump: a stdio target
+    // inherits nothing of the runner's environment, and a backend beside the target is not the one judged.
+    const active = ['--target-env', `${this.#settings.surface}=__STRYKER_ACTIVE_MUTANT__=${options.activeMutant.id}`];
     const files = options.testFilter ?? this.#files;
-    const result = judge(await this.#conform(files, env, options.timeout, [], !options.disableBail), files, options.timeout);
+    const result = judge(await this.#conform(files, options.timeout, active, !options.disableBail), files, options.timeout);
     if (!this.#settings.checkReach || result.status !== MutantRunStatus.Survived || files.length === this.#files.length) return result;
     // The reach measured by the dry run is checked where it matters: a survivor of the files that reach it
     // is run against the whole suite; a file outside its reach that kills it is a fault of the map, told.
-    const whole = judge(await this.#conform(this.#files, env, this.#wholeTimeout(), [], !options.disableBail), this.#files, this.#wholeTimeout());
+    const whole = judge(await this.#conform(this.#files, this.#wholeTimeout(), active, !options.disableBail), this.#files, this.#wholeTimeout());
     if (whole.status !== MutantRunStatus.Survived) {
       appendFileSync(join(this.#settings.workDir, REACH_MISSES), `${JSON.stringify({ mutant: options.activeMutant.id, reach: files, whole: whole.status })}\n`);
     }
@@ -141,11 +144,12 @@ export class ConformanceRunner implements TestRunner {
 
   /** One `conform` run of `files` of the surface, its report read; SIGTERM after `timeoutMs` (the runner
    * stops its targets and writes its report), SIGKILL if it does not end. `bail`: stopped at the first red case. */
-  async #conform(files: string[], env: Record<string, string>, timeoutMs: number, extra: string[], bail = false): Promise<ConformRun> {
+  async #conform(files: string[], timeoutMs: number, extra: string[], bail = false): Promise<ConformRun> {
     const reportDir = mkdtempSync(join(this.#settings.workDir, 'run-'));
     const args = ['--import', 'tsx', 'tools/conform/main.ts', '--surface', this.#settings.surface, '--report-dir', reportDir, ...files.flatMap((f) => ['--file', f]), ...extra];
     const started = Date.now();
-    const child = spawn(process.execPath, args, { cwd: process.cwd(), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { __STRYKER_ACTIVE_MUTANT__: _, ...env } = process.env;
+    const child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.#running = child;
     let output = '';
     let bailed = false;

@@ -13,9 +13,9 @@ import { answersFile, readAnswers } from './answers.ts';
 import { stopOnSignals, unlessInterrupted } from './interrupt.ts';
 import { REACH, REACH_MISSES, type Reach, type RunnerSettings } from './conformance-runner.ts';
 import { type ListedMutant, listedName, listMutants, mustFirst, rangeOf, reachChanges, reachFile, readReach, sample, staleAnswers, surfaceModules } from './mutants.ts';
-import { summarize, summaryMarkdown, type StrykerReport } from './summary.ts';
+import { type RunFigures, type StrykerReport, type Summary, summarize, summaryMarkdown } from './summary.ts';
 
-const USAGE = `npm run mutate -- --surface S [--files GLOB]… [--sample N [--seed TEXT] | --mutant NAME… | --reach] [--check-reach] [--report-dir DIR]
+const USAGE = `npm run mutate -- --surface S [--files GLOB]… [--sample N [--seed TEXT] | --mutant NAME… | --reach] [--check-reach] [--summarize] [--report-dir DIR]
 
 Mutates the reference modules of surface S (those its target's bundle is built from; --files narrows them)
 with StrykerJS and judges each mutant by S's conformance suite, run against the mutated reference: only the
@@ -24,6 +24,7 @@ theirs. --sample N takes about N mutants (never more), the same ones for the sam
 suite files judging must-clauses reach first (the reach kept in tools/mutate/reach/S.json, which --reach
 measures: one run of each suite file, no mutant run). --mutant runs the mutants named (as summary.md and the
 answers name them; with whatever lies inside their place), to show a new case red against one.
+--summarize writes the last run's table again (DIR/S/), with the answers as they are now.
 --check-reach runs each survivor against the whole suite as well (a file outside its measured reach that
 kills it is a fault of the reach, told; it costs a whole suite run per survivor). Reports go to
 DIR/S/ (default reports/mutation): Stryker's mutation.html and mutation.json, and summary.md. Every mutant
@@ -59,6 +60,7 @@ async function main(): Promise<number> {
       reach: { type: 'boolean' },
       mutant: { type: 'string', multiple: true },
       'check-reach': { type: 'boolean' },
+      summarize: { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -77,6 +79,7 @@ async function main(): Promise<number> {
   const modules = surfaceModules(surface, values.files ?? []);
   if (modules.length === 0) fail(`--files ${values.files?.join(' ')}: no reference module of ${surface} matches`);
   const listed = await listMutants(modules);
+  if (values.summarize) return summarizeAgain(surface, reportDir, listed, modules);
   const kept = readReach(surface);
   const reachOnly = values.reach === true;
   if (reachOnly && (size !== undefined || values.files)) fail('--reach measures every module of the surface: leave out --sample and --files');
@@ -151,16 +154,29 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const report = JSON.parse(readFileSync(jsonFile, 'utf8')) as StrykerReport;
+  return writeSummary(surface, reportDir, listed, modules, { listed: listed.length, modules: modules.length, sampled: picked !== undefined, wallMs, reachMisses: settings.checkReach ? misses.length : null });
+}
+
+/** The table of the run whose Stryker report is in `reportDir`, with the answers as they are now; exit 1
+ * while a survivor is unanswered or an answer is wrong. */
+function writeSummary(surface: string, reportDir: string, listed: ListedMutant[], modules: string[], run: RunFigures): number {
+  const report = JSON.parse(readFileSync(join(reportDir, 'mutation.json'), 'utf8')) as StrykerReport;
   const { answers, problems } = readAnswers(surface);
   for (const name of staleAnswers(answers.keys(), listed, modules)) problems.push(`${name}: no such mutant any more (the code changed): answer it again or remove it`);
-  const summary = summarize(surface, report, answers, { listed: listed.length, modules: modules.length, sampled: picked !== undefined, wallMs, reachMisses: settings.checkReach ? misses.length : null });
+  const summary = summarize(surface, report, answers, run);
   const markdown = summaryMarkdown(summary, relative(PROJECT_ROOT, answersFile(surface)));
   writeFileSync(join(reportDir, 'summary.md'), markdown);
   writeFileSync(join(reportDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   console.log(`\n${markdown}`);
   for (const p of problems) console.error(`answers: ${p}`);
   return summary.unanswered.length > 0 || problems.length > 0 ? 1 : 0;
+}
+
+/** --summarize: the last run's table again (its figures kept), with the answers as they are now. */
+function summarizeAgain(surface: string, reportDir: string, listed: ListedMutant[], modules: string[]): number {
+  const last = readJson<Summary>(join(reportDir, 'summary.json'));
+  if (!last || !existsSync(join(reportDir, 'mutation.json'))) fail(`--summarize: no run of ${surface} in ${relative(process.cwd(), reportDir)}`);
+  return writeSummary(surface, reportDir, listed, modules, { listed: last.generated, modules: last.modules, sampled: last.sampled, wallMs: last.wallMs, reachMisses: last.reachMisses });
 }
 
 main().then(

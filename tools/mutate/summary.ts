@@ -48,13 +48,22 @@ export interface Summary {
   wallMs: number;
 }
 
+/** What the table takes from the run besides Stryker's report. */
+export interface RunFigures {
+  listed: number;
+  modules: number;
+  sampled: boolean;
+  wallMs: number;
+  reachMisses: number | null;
+}
+
 const percent = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((1000 * part) / whole) / 10);
 
 export function summarize(
   surface: string,
   report: StrykerReport,
   answers: Map<string, Answer>,
-  run: { listed: number; modules: number; sampled: boolean; wallMs: number; reachMisses: number | null },
+  run: RunFigures,
 ): Summary {
   const count = { Killed: 0, Survived: 0, Timeout: 0, NoCoverage: 0 } as Record<string, number>;
   let other = 0;
@@ -107,7 +116,7 @@ export function summaryMarkdown(s: Summary, answersPath: string): string {
     `Each mutant was judged by the suite files that reach it; ${
       s.reachMisses === null
         ? 'the reach was not checked (--check-reach runs each survivor against the whole suite too).'
-        : `each survivor of those was run against the whole suite too: ${s.reachMisses === 0 ? 'none was killed there (the reach held).' : `${s.reachMisses} were killed there (the reach missed a file: counted killed).`}`
+        : `each survivor of those was run against the whole suite too: ${s.reachMisses === 0 ? 'none was killed there (the reach held).' : `${s.reachMisses} ${s.reachMisses === 1 ? 'was' : 'were'} killed there (outside the measured reach: counted killed; see each one's killer in mutation.json).`}`
     }`,
     '',
   ];
