@@ -4,7 +4,8 @@
 //                `unspecified` clause
 //   case         a real gap, closed by a new case on `clause` (`case` names it), red against the mutant
 // A mutant is named by its place and change: "<file>:<line>:<column> <Mutator> <replacement>" (line 1-based,
-// column as Stryker's JSON report gives it, the replacement's first line).
+// column as Stryker's JSON report gives it, the replacement's first line). Two mutants starting at one place
+// with the same change (an expression and its first operand both made false) share a name and one answer.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';

@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
 import { marked } from '../../conformance/harness/sweep.ts';
 import { mutantName, readAnswers } from '../mutate/answers.ts';
 import { type ListedMutant, listedName, listMutants, mustFirst, reachChanges, sample, staleAnswers } from '../mutate/mutants.ts';
-import { summarize } from '../mutate/summary.ts';
+import { type Summary, summarize } from '../mutate/summary.ts';
 import { SURFACES } from '../spec/catalog.ts';
 import { tempDir } from './run-cli.ts';
 
@@ -134,4 +134,34 @@ function readCmdline(pid: number): string {
   } catch {
     return '';
   }
+}
+
+// The whole way, kept short: two mutants of the translate-tools reference, judged by its suite over stdio. The
+// input reader decoding a line with no encoding throws, and is killed; the language_format default is an
+// answered survivor. So the run exits 0 and its table counts both.
+test('a mutation run judges named mutants with the suite over the wire: a kill, and answered survivors', async (t) => {
+  const reports = tempDir();
+  const run = await runMutate([
+    '--surface',
+    'translate-tools',
+    '--mutant',
+    'reference/translate-tools/stdio-lines.ts:98:67 StringLiteral ""',
+    '--mutant',
+    'reference/translate-tools/tool-table.ts:31:43 StringLiteral ""',
+    '--report-dir',
+    reports,
+  ]);
+  t.is(run.code, 0, run.output.slice(-3000));
+  const summary = JSON.parse(readFileSync(join(reports, 'translate-tools', 'summary.json'), 'utf8')) as Summary;
+  t.like(summary, { run: 2, killed: 1, survived: 1 }, JSON.stringify(summary));
+  t.deepEqual(summary.unanswered, []);
+  t.true(summary.survivors.some((m) => m.name === 'reference/translate-tools/tool-table.ts:31:43 StringLiteral ""'));
+});
+
+function runMutate(args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/mutate/main.ts', ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  return new Promise((done) => child.once('close', (code) => done({ code, output })));
 }
