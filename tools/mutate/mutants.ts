@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import picomatch from 'picomatch';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
-import { loadReferenceTargets } from '../../conformance/harness/reference-targets.ts';
+import { loadReferenceTargets, readEntries } from '../../conformance/harness/reference-targets.ts';
 import { mutantName } from './answers.ts';
 import type { Reach } from './conformance-runner.ts';
 
@@ -29,8 +29,7 @@ export interface ListedMutant {
  * generated (the bundle is built first if it is not up to date). `files` (globs) narrows them. */
 export function surfaceModules(surface: string, files: string[]): string[] {
   loadReferenceTargets([surface]);
-  const entries = JSON.parse(readFileSync(join(PROJECT_ROOT, 'conformance/reference-targets.json'), 'utf8')) as Record<string, { bundle?: { outfile: string } }>;
-  const outfile = entries[surface]?.bundle?.outfile;
+  const outfile = readEntries()[surface]?.bundle?.outfile;
   if (!outfile || !existsSync(join(PROJECT_ROOT, `${outfile}.inputs.json`))) throw new Error(`surface ${surface}: its reference target has no bundle to mutate`);
   const inputs = JSON.parse(readFileSync(join(PROJECT_ROOT, `${outfile}.inputs.json`), 'utf8')) as string[];
   // Generated code (a gen/ folder: the gateway's compiled config schema) is its generator's to test: its
