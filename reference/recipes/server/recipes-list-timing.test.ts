@@ -1,15 +1,13 @@
-// List and search time at 10,000 recipes of about 1 KB (the issue's goal: p50 under 5 ms), over HTTP from one
-// sequential client on 127.0.0.1, so the figures include the HTTP round trip. The figures are logged (`npx ava
-// --verbose reference/recipes/server/recipes-list-timing.test.ts`); the test fails only well above the goal, so a
-// busy machine does not make it flaky. `npm run bench -- --only recipes-api` measures the same as a process.
+// List and search at 10,000 recipes of about 1 KB, over HTTP from one sequential client on 127.0.0.1: the answers
+// are checked here, and their times only logged (`npx ava --verbose reference/recipes/server/recipes-list-timing.test.ts`):
+// time is measured by `npm run bench -- --only recipes-api` (the issue's goal: p50 under 5 ms), side by side with a
+// peer, never asserted in a test (a busy machine made a 25 ms ceiling fail once).
 import test from 'ava';
 import { sampleRecipe } from '../store/sample-recipe.ts';
 import { type RecipesFixture, startWithAccounts } from './recipes-test-support.ts';
 
 const RECIPES = 10_000;
 const RUNS = 200;
-/** Fails only past this (the goal is 5 ms): the machine may be shared. */
-const CEILING_MS = 25;
 
 let f: RecipesFixture;
 test.before(async () => {
@@ -63,14 +61,18 @@ const QUERIES: [string, string][] = [
   ['public list, search', '/api/recipes/public?q=timing&limit=100'],
 ];
 
-test.serial(`list and search at ${RECIPES} recipes: p50 within the goal`, async (t) => {
-  const rows: string[] = [];
+test.serial(`list and search at ${RECIPES} recipes: the answers, and their times logged`, async (t) => {
+  const totals = new Map<string, number>();
   for (const [label, path] of QUERIES) {
     const { p50, p99, total } = await time(path);
-    rows.push(`${label.padEnd(38)} p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  (${total} matches)`);
-    t.true(p50 < CEILING_MS, `${label}: p50 ${p50.toFixed(2)} ms`);
+    totals.set(label, total);
+    t.log(`${label.padEnd(38)} p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  (${total} matches)`);
   }
-  for (const row of rows) t.log(row);
+  const visible = totals.get('list, first page')!;
+  t.true(visible >= RECIPES / 2, `the cook sees at least their own ${RECIPES / 2} recipes (saw ${visible})`);
+  t.is(totals.get('search, every recipe matches'), visible);
+  t.is(totals.get('search, no match (every text read)'), 0);
+  t.true(totals.get('search, a few matches')! > 0 && totals.get('search, a few matches')! < visible);
 });
 
 test.serial('a write keeps the order without a re-sort; a write from elsewhere is seen at once', async (t) => {
