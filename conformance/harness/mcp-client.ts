@@ -4,12 +4,17 @@
 // session and request leaves a reproducer line: the JSON-RPC lines piped into the command.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, LATEST_PROTOCOL_VERSION, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, LATEST_PROTOCOL_VERSION, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startSlot } from './launch.ts';
 import { type StdioCommand, type StdioSpec, stdioCommand } from './stdio-process.ts';
 
-/** What a tool call came back with: a result (possibly `isError`), or a JSON-RPC error. */
-export type ToolOutcome = { result: CallToolResult; error?: undefined } | { result?: undefined; error: { code: number; message: string } };
+/** What a tool call came back with: a result (possibly `isError`), a JSON-RPC error, or nothing before the call's
+ * limit or the caller's abort (`unanswered`: the SDK client's own RequestTimeout, never an answer of the server,
+ * so no case takes it for a refusal). */
+export type ToolOutcome =
+  | { result: CallToolResult; error?: undefined; unanswered?: undefined }
+  | { result?: undefined; error: { code: number; message: string }; unanswered?: undefined }
+  | { result?: undefined; error?: undefined; unanswered: { afterMs: number; aborted: boolean } };
 
 export interface ToolCallOptions {
   /** Default 30 s. */
@@ -124,15 +129,21 @@ export class McpSession {
   /** Calls a tool; `args` is sent as given (not validated here, so cases can send wrong types). */
   async callTool(name: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<ToolOutcome> {
     this.#reproduce('tools/call', { name, arguments: args });
+    const timeout = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const started = performance.now();
     try {
       const result = (await this.client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        timeout,
         ...(options.signal ? { signal: options.signal } : {}),
       })) as CallToolResult;
       return { result };
     } catch (err) {
-      if (err instanceof McpError) return { error: { code: err.code, message: err.message } };
-      throw err;
+      if (!(err instanceof McpError)) throw err;
+      const afterMs = Math.round(performance.now() - started);
+      // The client's own timer or the caller's abort: nothing came from the server.
+      const aborted = options.signal?.aborted === true;
+      if (err.code === ErrorCode.RequestTimeout && (aborted || afterMs >= timeout)) return { unanswered: { afterMs, aborted } };
+      return { error: { code: err.code, message: err.message } };
     }
   }
 

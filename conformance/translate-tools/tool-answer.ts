@@ -9,7 +9,8 @@
 //   each key of a list.
 // A value read and found different is a mismatch (the case fails); a value not found at all is unreadable:
 // the case cannot judge, and says so (`judge`, outcome error) with the answer shown. A failure is a result
-// with `isError: true` or a JSON-RPC error.
+// with `isError: true` or a JSON-RPC error; a call the server never answered (the client's limit ran out) is
+// neither a success nor a failure: `answered` is false.
 import { type DescField, type DescMessage, type MessageShape, ScalarType, toJson } from '@bufbuild/protobuf';
 import type { ExecutionContext } from 'ava';
 import type { CaseContext } from '../harness/case-context.ts';
@@ -17,6 +18,8 @@ import type { GrpcOutcome } from '../harness/grpc-client.ts';
 import type { ToolOutcome } from '../harness/mcp-client.ts';
 
 export interface Answer {
+  /** The server answered the call (with a result or a JSON-RPC error) before the client's limit. */
+  answered: boolean;
   /** A result without `isError`. */
   ok: boolean;
   /** A result with `isError: true`. */
@@ -53,9 +56,14 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 export function answerOf(outcome: ToolOutcome): Answer {
+  if (outcome.unanswered) {
+    const { afterMs, aborted } = outcome.unanswered;
+    const text = aborted ? `no answer before the call was cancelled (${afterMs} ms)` : `no answer within ${afterMs} ms (the client's limit)`;
+    return { answered: false, ok: false, toolError: false, rpcError: undefined, text, fields: undefined, haystack: '' };
+  }
   if (outcome.error) {
     const { message } = outcome.error;
-    return { ok: false, toolError: false, rpcError: outcome.error, text: message, fields: undefined, haystack: message };
+    return { answered: true, ok: false, toolError: false, rpcError: outcome.error, text: message, fields: undefined, haystack: message };
   }
   const { result } = outcome;
   const texts = (result.content ?? []).flatMap((item) => (item.type === 'text' ? [item.text] : []));
@@ -63,6 +71,7 @@ export function answerOf(outcome: ToolOutcome): Answer {
   const fromText = texts.map(parseObject).find((o) => o !== undefined);
   const found = structured ?? fromText;
   return {
+    answered: true,
     ok: result.isError !== true,
     toolError: result.isError === true,
     rpcError: undefined,
@@ -419,6 +428,7 @@ export function read(answer: Answer, schema: DescMessage, expected: Record<strin
 
 /** The answer in one line, for messages. */
 export function shown(answer: Answer): string {
+  if (!answer.answered) return answer.text;
   const kind = answer.rpcError ? `JSON-RPC error ${answer.rpcError.code}` : answer.toolError ? 'tool error' : 'result';
   const body = answer.fields !== undefined ? JSON.stringify(answer.fields) : answer.text;
   return `${kind}: ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`;

@@ -52,7 +52,8 @@ check('translate-tools/translate-localization/explicit-bcp47-languages/auto-sour
   // The explicit call can only be expected to succeed where the service itself serves it.
   await c.need(`TranslateLocalization called directly with source ${pair.source}`, () => rpcJson(M.translateLocalization.output, direct));
   t.true(explicit.ok, `explicit source ${pair.source}: ${shown(explicit)}`);
-  t.false(auto.ok, `source auto: ${shown(auto)}`);
+  // Not succeeding is an answer: a call left unanswered (the client's limit ran out) has not been refused.
+  t.true(auto.answered && !auto.ok, `source auto: ${shown(auto)}`);
 });
 
 // ---------------------------------------------------------------- informational
