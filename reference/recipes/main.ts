@@ -2,7 +2,10 @@
 // store (refused when another process owns it), serves until SIGTERM or SIGINT, then stops accepting, lets the
 // requests in flight finish and closes the store (pending writes reach the disk, the lock is released).
 // Exit codes: 0 stopped by a signal, 1 could not start (one line naming the variable, the file or the port),
-// 2 bad command line. --help reads no variable and touches nothing.
+// 2 bad command line. --help reads no variable and touches nothing; a start that fails removes the folders and
+// the data file it made (a fresh store, nothing served), so a taken port leaves the folder as it was.
+import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { exitUsageError, failureMessage, parseCommandLine } from '../shared/command-line.ts';
 import { COMMAND, USAGE } from './cli/help.ts';
 import { ensureUploadsDir, type RecipesServer, serverOptionsFromEnv, startRecipesServer, startupFailure } from './server/index.ts';
@@ -19,25 +22,51 @@ function wantsHelp(): boolean {
   }
 }
 
+/** The outermost of `path` and its parents that does not exist yet (what creating `path` makes), if any. */
+function outermostMissing(path: string): string | undefined {
+  let missing: string | undefined;
+  for (let at = path; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing = at;
+  return missing;
+}
+
 async function main(): Promise<void> {
   const options = serverOptionsFromEnv(process.env);
-  await ensureUploadsDir(options.uploadsDir);
-  const store = await openRecipesStore({ file: recipesDbFile(process.env), log });
+  const dbFile = recipesDbFile(process.env);
+  // What this start makes, removed again if it fails once the store is open (a taken port, say): it has served
+  // nothing, so nothing is lost.
+  const made = [outermostMissing(options.uploadsDir), outermostMissing(dirname(dbFile)) ?? outermostMissing(dbFile)];
+  const unmake = () => {
+    for (const path of made) {
+      try {
+        if (path !== undefined) rmSync(path, { recursive: true, force: true });
+      } catch {
+        // never made (a file where a folder was wanted): the start's own error says so
+      }
+    }
+  };
+  let store: RecipesStore | undefined;
   let server: RecipesServer;
   try {
+    await ensureUploadsDir(options.uploadsDir);
+    store = await openRecipesStore({ file: dbFile, log });
     server = await startRecipesServer({ ...options, store, log });
   } catch (err) {
-    await store.close();
+    // Only while it holds the store's lock: then no other process can be using what it made.
+    if (store !== undefined) {
+      await store.close();
+      unmake();
+    }
     throw err;
   }
+  const opened: RecipesStore = store;
   const swept = await server.context.oneTime.sweep();
-  log(`recipes: listening on ${server.url} (data ${recipesDbFile(process.env)}${swept ? `, ${swept} expired tokens dropped` : ''})`);
+  log(`recipes: listening on ${server.url} (data ${dbFile}${swept ? `, ${swept} expired tokens dropped` : ''})`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     log(`recipes: ${signal}, stopping`);
-    shutdown(server, store).then(
+    shutdown(server, opened).then(
       () => {
         process.exitCode = 0;
       },

@@ -186,6 +186,15 @@ for (const { bin, serve, secrets } of BINS) {
   }
 }
 
+// A fresh start makes its data folder and uploads folder in the working folder (the defaults): when it then cannot
+// listen, it takes them away again, leaving the folder as it found it.
+test('recipes on a port already taken with the default data and uploads folders leaves its folder as it was', async (t) => {
+  const run = await runToExit('recipes', [], { PORT: String(heldPort), RECIPES_HOST: '127.0.0.1', JWT_SECRET: 'a test secret of more than thirty-two bytes' });
+  t.is(run.code, 1, run.stderr);
+  t.true(run.stderr.includes(`port ${heldPort}`), run.stderr);
+  t.deepEqual(run.left, []);
+});
+
 // ---------------------------------------------------------------- the static server's access log
 
 /** Runs on a pseudo-terminal (util-linux `script`, always on Debian): its output is the terminal's. */
