@@ -181,6 +181,7 @@ for (const { bin, serve, secrets } of BINS) {
       t.is(run.code, 1, run.stderr);
       t.regex(run.stderr, ONE_LINE);
       t.true(run.stderr.includes(`port ${heldPort}`), run.stderr);
+      t.regex(run.stderr, / to another port\b/, 'the line says what to change');
       t.notRegex(run.stderr, /^ {4}at /m);
     });
   }

@@ -82,7 +82,7 @@ function createServerFor(sites: SiteConfig[], handlerFor: (scheme: 'http' | 'htt
 
 function listen(server: ListenerServer, port: number, backlog: number | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
-    const failed = (error: Error): void => reject(new Error(listenFailure(error, { port }).reason, { cause: error }));
+    const failed = (error: Error): void => reject(new Error(listenFailure(error, { port }, { port: "the site's port in the config" }).reason, { cause: error }));
     server.once('error', failed);
     server.listen({ port, ...(backlog === undefined ? {} : { backlog }) }, () => {
       server.off('error', failed);

@@ -35,7 +35,7 @@ function listenOne(entry: PlannedServer, bind: string | undefined): Promise<Addr
 
 /** A bind error as a one-line startup error keyed by the setting at fault (the site's port, or STATIC_BIND). */
 function bindError(error: NodeJS.ErrnoException, entry: PlannedServer, bind: string | undefined): ConfigError {
-  const { about, reason } = listenFailure(error, { port: entry.port, host: bind });
+  const { about, reason } = listenFailure(error, { port: entry.port, host: bind }, { port: entry.key, host: 'STATIC_BIND' });
   return new ConfigError(about === 'address' ? 'STATIC_BIND' : entry.key, reason, { cause: error });
 }
 
