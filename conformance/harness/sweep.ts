@@ -58,6 +58,15 @@ export function marked(name: string, value: string, except: ReadonlySet<number> 
   return pids;
 }
 
+/** Process `pid`'s command line, its arguments joined by spaces; '' once it is gone (or not ours to read). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '';
+  }
+}
+
 /** Whether process `pid` is running (one of another user counts). */
 export function alive(pid: number): boolean {
   try {

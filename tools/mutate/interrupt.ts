@@ -2,21 +2,12 @@
 // MUTATE_RUN=<mark> in its environment (Stryker's workers, the conformance runs, their targets); the
 // conformance runs are asked to stop first (each ends its own targets and removes its folders), then what is
 // left is killed, the run's folders removed, and the run exits with 128 + the signal's number.
-import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { alive, killMarked, marked } from '../../conformance/harness/sweep.ts';
+import { alive, commandLine, killMarked, marked } from '../../conformance/harness/sweep.ts';
 
 export const MUTATE_MARK = 'MUTATE_RUN';
 /** How long the conformance runs get to stop their targets. */
 const RUNS_STOP_MS = 20_000;
-
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 let stopping = false;
 

@@ -11,7 +11,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
-import { marked } from '../../conformance/harness/sweep.ts';
+import { commandLine, marked } from '../../conformance/harness/sweep.ts';
 import type { StopSignal } from '../conform/interrupt.ts';
 import type { JsonReport } from '../conform/report-json.ts';
 import { tempDir } from './run-cli.ts';
@@ -39,13 +39,7 @@ interface Interrupted {
 
 /** The command lines of the processes carrying `tag`, but for `runner`. */
 function tagged(tag: string, runner?: number): string[] {
-  return marked(TAG, tag, new Set(runner === undefined ? [] : [runner])).map((pid) => {
-    try {
-      return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim()}`;
-    } catch {
-      return `${pid} (gone)`;
-    }
-  });
+  return marked(TAG, tag, new Set(runner === undefined ? [] : [runner])).map((pid) => `${pid} ${commandLine(pid) || '(gone)'}`);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { PROJECT_ROOT } from '../../conformance/harness/launch.ts';
-import { marked } from '../../conformance/harness/sweep.ts';
+import { commandLine, marked } from '../../conformance/harness/sweep.ts';
 import { mutantName, readAnswers } from '../mutate/answers.ts';
 import { type ListedMutant, listedName, listMutants, mustFirst, reachChanges, sample, staleAnswers } from '../mutate/mutants.ts';
 import { type Summary, summarize } from '../mutate/summary.ts';
@@ -114,7 +114,7 @@ test('a mutation run stopped by SIGTERM during its first conformance runs leaves
   const exited = new Promise<number | null>((done) => child.once('close', done));
   // The moment: a conformance run of the dry run has a target up.
   const until = Date.now() + 90_000;
-  const running = () => marked('MUTATE_TEST_TAG', tag).filter((pid) => readCmdline(pid).includes('.cache/reference/static.mjs'));
+  const running = () => marked('MUTATE_TEST_TAG', tag).filter((pid) => commandLine(pid).includes('.cache/reference/static.mjs'));
   while (running().length === 0 && Date.now() < until && child.exitCode === null) await new Promise((r) => setTimeout(r, 200));
   t.true(running().length > 0, `no target came up:\n${output.slice(-2000)}`);
   child.kill('SIGTERM');
@@ -123,18 +123,10 @@ test('a mutation run stopped by SIGTERM during its first conformance runs leaves
   const left = marked('MUTATE_TEST_TAG', tag);
   for (const pid of left) process.kill(pid, 'SIGKILL');
   t.is(code, 143, output.slice(-2000));
-  t.deepEqual(left.map(readCmdline), []);
+  t.deepEqual(left.map(commandLine), []);
   t.false(existsSync(join(PROJECT_ROOT, '.cache', 'mutate', `runs-${child.pid}`)));
   t.false(existsSync(join(PROJECT_ROOT, '.cache', 'stryker', `run-${child.pid}`)));
 });
-
-function readCmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
 
 // The whole way, kept short: two mutants of the translate-tools reference, judged by its suite over stdio. The
 // input reader decoding a line with no encoding throws, and is killed; the language_format default is an
