@@ -34,16 +34,7 @@ async function main(): Promise<void> {
   const dbFile = recipesDbFile(process.env);
   // What this start makes, removed again if it fails once the store is open (a taken port, say): it has served
   // nothing, so nothing is lost.
-  const made = [outermostMissing(options.uploadsDir), outermostMissing(dirname(dbFile)) ?? outermostMissing(dbFile)];
-  const unmake = () => {
-    for (const path of made) {
-      try {
-        if (path !== undefined) rmSync(path, { recursive: true, force: true });
-      } catch {
-        // never made (a file where a folder was wanted): the start's own error says so
-      }
-    }
-  };
+  const made = [outermostMissing(options.uploadsDir), outermostMissing(dbFile)];
   let store: RecipesStore | undefined;
   let server: RecipesServer;
   try {
@@ -54,7 +45,7 @@ async function main(): Promise<void> {
     // Only while it holds the store's lock: then no other process can be using what it made.
     if (store !== undefined) {
       await store.close();
-      unmake();
+      for (const path of made) if (path !== undefined) rmSync(path, { recursive: true, force: true });
     }
     throw err;
   }
